@@ -59,3 +59,19 @@ class QueryTimeout(QueryError):
 
 class ModelError(ZLensError):
     """The model endpoint failed or misbehaved."""
+
+
+class TransientError(ZLensError):
+    """A failure that may pass if tried again (a busy server, a dropped connection)."""
+
+
+class MalformedOutput(ModelError):
+    """The model's output did not parse or validate; the message goes back to the model."""
+
+
+class ContextOverflow(ModelError):
+    """The prompt did not fit the model's context; retry with a smaller grounding context."""
+
+
+class RunCancelled(ZLensError):
+    """The user stopped the run (Stop button, cancel token)."""

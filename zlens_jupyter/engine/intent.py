@@ -1,0 +1,115 @@
+"""Intent and routing: deterministic, no model.
+
+`decide_action` classifies what the user wants; `select_route` turns that (plus any forced
+mode and the audience) into the first route the plan will run.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .enums import Action, Audience, Mode, Route
+from .records import IntentSignals
+
+CERTIFIED_THRESHOLD = 0.5
+
+_GREETING = re.compile(
+    r"^\s*(hi|hello|hey|thanks|thank you|thx|cheers|good (morning|afternoon|evening)|"
+    r"who are you|what can you do|help)\b[\s!.?]*$",
+    re.IGNORECASE,
+)
+_INVESTIGATE = re.compile(
+    r"\b(why|what (drove|caused|explains|changed)|root cause|explain|investigate|"
+    r"drivers?|dig (deeper|into)|what happened|went (up|down)|dropp?(ed)?|declined?|"
+    r"fell|spiked?|jump(ed)?|surged?)\b",
+    re.IGNORECASE,
+)
+_APP = re.compile(r"\b(dashboard|build (me )?an? app|app for|compose an? app)\b", re.IGNORECASE)
+_SQL = re.compile(
+    r"\b(write|give me|show me|generate|draft)\b.*\b(sql|query)\b|^\s*sql\b|\bsql (for|to)\b",
+    re.IGNORECASE,
+)
+_BLOCK = re.compile(r"\b(dql|block)\b", re.IGNORECASE)
+
+ROUTE_FOR_MODE = {
+    Mode.RESEARCH: Route.RESEARCH,
+    Mode.SQL: Route.SQL_CELL,
+    Mode.BLOCK: Route.DQL_BLOCK_DRAFT,
+    Mode.APP: Route.APP_BUILD,
+}
+# Stakeholders get answers, never code to review.
+_ANALYST_ONLY = frozenset({Route.SQL_CELL, Route.DQL_BLOCK_DRAFT})
+
+
+def decide_action(question: str, signals: IntentSignals) -> Action:
+    """Classify a question into what the loop should do with it.
+
+    >>> decide_action("hello!", IntentSignals())
+    <Action.CONVERSE: 'converse'>
+    >>> decide_action("why did revenue drop in December?", IntentSignals(metric_score=0.9))
+    <Action.INVESTIGATE: 'investigate'>
+    """
+    text = question.strip()
+    if _GREETING.match(text):
+        return Action.CONVERSE
+    if _APP.search(text):
+        return Action.COMPOSE_APP
+    if _INVESTIGATE.search(text):
+        return Action.INVESTIGATE
+    if signals.certified_score >= CERTIFIED_THRESHOLD:
+        return Action.ANSWER
+    if signals.missing_context and not signals.has_retrieval:
+        return Action.CLARIFY
+    return Action.ANSWER
+
+
+def select_route(
+    action: Action,
+    question: str,
+    signals: IntentSignals,
+    *,
+    mode: Mode = Mode.AUTO,
+    audience: Audience = Audience.ANALYST,
+) -> Route:
+    """Pick the first route: forced mode, then phrasing, then certified match, then intent.
+
+    >>> select_route(Action.ANSWER, "revenue by segment", IntentSignals(certified_score=0.8))
+    <Route.CERTIFIED_ANSWER: 'certified_answer'>
+    >>> select_route(Action.ANSWER, "write sql for revenue", IntentSignals(),
+    ...              audience=Audience.STAKEHOLDER)
+    <Route.GENERATED_ANSWER: 'generated_answer'>
+    """
+    route = _route_before_audience(action, question, signals, mode)
+    if audience is Audience.STAKEHOLDER and route in _ANALYST_ONLY:
+        return _answer_route(signals)
+    return route
+
+
+def _route_before_audience(
+    action: Action, question: str, signals: IntentSignals, mode: Mode
+) -> Route:
+    if mode in ROUTE_FOR_MODE:
+        return ROUTE_FOR_MODE[mode]
+    if mode is Mode.ASK:
+        return _answer_route(signals)
+    if action is Action.CONVERSE:
+        return Route.CONVERSE
+    if action is Action.COMPOSE_APP:
+        return Route.APP_BUILD
+    if _SQL.search(question):
+        return Route.SQL_CELL
+    if _BLOCK.search(question):
+        return Route.DQL_BLOCK_DRAFT
+    if signals.certified_score >= CERTIFIED_THRESHOLD and action is not Action.INVESTIGATE:
+        return Route.CERTIFIED_ANSWER
+    if action is Action.INVESTIGATE:
+        return Route.RESEARCH
+    if action is Action.CLARIFY:
+        return Route.CLARIFY
+    return Route.GENERATED_ANSWER
+
+
+def _answer_route(signals: IntentSignals) -> Route:
+    if signals.certified_score >= CERTIFIED_THRESHOLD:
+        return Route.CERTIFIED_ANSWER
+    return Route.GENERATED_ANSWER

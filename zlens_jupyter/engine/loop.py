@@ -1,0 +1,520 @@
+"""The governed control loop (seed 000), under the harness guarantees of seed 002.
+
+    intent -> route -> plan -> step queue
+    for each step: execute -> gate -> decide (repair | escalate | clarify | accept)
+    finalize: status, trust, stop reason, artifacts, summary -> emit -> persist -> return
+
+Every decision is a small named function elsewhere in this package (decide_action,
+select_route, replan, check_*_stop, compose_trust, compose_status); this module only wires
+them together in the order of the flowchart.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from ..errors import RunCancelled, UserError
+from .contracts import CancelToken, Executor, Gate, RunSink, SignalSource, StepContext, StepOutcome
+from .enums import Decision, EventType, Route, Severity, StepStatus, StopReason
+from .events import EventLog, Subscriber
+from .failures import (
+    FailureClass,
+    backoff_seconds,
+    classify_failure,
+    failure_evaluation,
+    route_unavailable,
+)
+from .intent import decide_action, select_route
+from .planner import DeterministicPlanner, Planner, planned_step
+from .records import (
+    AgentRun,
+    Artifact,
+    Attempt,
+    Budget,
+    Evaluation,
+    IntentSignals,
+    PlannedStep,
+    RunRequest,
+    Step,
+    new_id,
+    utc_now,
+)
+from .stops import check_budget_stop, check_repetition, check_step_limit
+from .trust import compose_status, compose_trust
+from .wrapup import finalize
+
+MAX_CONTEXT_SHRINKS = 2
+
+
+@dataclass
+class _Live:
+    """The mutable state of one run while the loop turns."""
+
+    run: AgentRun
+    log: EventLog
+    cancel: CancelToken
+    started: float
+    action_keys: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _StepEnd:
+    stop: StopReason | None = None
+    escalate_to: PlannedStep | None = None
+
+
+class Engine:
+    """Runs questions through the loop. Executors and gates are injected per route."""
+
+    def __init__(
+        self,
+        executors: Mapping[Route, Executor],
+        gate: Gate | None = None,
+        *,
+        planner: Planner | None = None,
+        signals: SignalSource | None = None,
+        budget: Budget | None = None,
+        sink: RunSink | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.executors = dict(executors)
+        self.gate = gate
+        self.planner: Planner = planner or DeterministicPlanner()
+        self.signals = signals
+        self.budget = budget or Budget()
+        self.sink = sink
+        self.clock = clock
+        self.sleep = sleep
+
+    def run(
+        self,
+        request: RunRequest | str,
+        on_event: Subscriber | None = None,
+        *,
+        cancel: CancelToken | None = None,
+    ) -> AgentRun:
+        """Run one question to a terminal state and return its record (never raises for
+        executor, gate or subscriber failures; `KeyboardInterrupt` becomes a cancelled run)."""
+        request = _validated(request)
+        live = self._start(request, on_event, cancel or CancelToken())
+        run, budget = live.run, live.run.budget
+        stop: StopReason | None = None
+        try:
+            live.log.emit(EventType.RUN_STARTED, request.question, status=run.status.value)
+            run.signals = self._read_signals(request.question)
+            run.action = decide_action(request.question, run.signals)
+            run.route = select_route(
+                run.action,
+                request.question,
+                run.signals,
+                mode=request.mode,
+                audience=request.audience,
+            )
+            run.plan = self.planner.plan(request, run.route, budget)
+            live.log.emit(EventType.PLAN_CREATED, _plan_message(run), payload=run.plan.to_dict())
+            queue = deque(run.plan.steps)
+            while queue and stop is None:
+                stop = self._check_stops(live) or check_step_limit(run.usage, budget)
+                if stop is not None:
+                    break
+                step, end = self._run_step(live, queue.popleft())
+                stop = end.stop
+                if end.escalate_to is not None:
+                    queue.appendleft(end.escalate_to)
+                elif _terminal_success(step):
+                    break
+        except (KeyboardInterrupt, RunCancelled):
+            stop = StopReason.USER_CANCELLED
+            _cancel_open_step(run)
+        return self._finish(live, stop or StopReason.FINAL_ANSWER)
+
+    # -- one step: execute -> gate -> decide, until it passes, escalates, or runs out ------
+
+    def _run_step(self, live: _Live, planned: PlannedStep) -> tuple[Step, _StepEnd]:
+        run, budget = live.run, live.run.budget
+        step = Step(
+            index=len(run.steps),
+            route=planned.route,
+            goal=planned.goal,
+            status=StepStatus.RUNNING,
+            escalated_from=planned.escalated_from,
+            hint=planned.hint,
+            started_at=utc_now(),
+        )
+        run.steps.append(step)
+        run.usage.steps += 1
+        self._checkpoint(run)
+        live.log.emit(
+            EventType.STEP_STARTED,
+            planned.goal,
+            route=step.route,
+            payload={"step": step.index, "remaining": run.usage.remaining(budget)},
+        )
+        live.log.emit(
+            EventType.ROUTE_DECIDED, step.route.value, route=step.route, payload=_why(planned)
+        )
+        hint, previous, shrink = planned.hint, None, 0
+        while True:
+            stop = self._check_stops(live)
+            if stop is not None:
+                return self._end_step(live, step, StepStatus.NEEDS_REVIEW), _StepEnd(stop=stop)
+            ctx = self._context(live, step, hint, previous, shrink)
+            live.log.emit(
+                EventType.EXECUTOR_STARTED, f"attempt {ctx.attempt + 1}", route=step.route
+            )
+            attempt, outcome, failure = self._execute(live, ctx)
+            step.attempts.append(attempt)
+            if failure is FailureClass.CONTEXT_OVERFLOW and shrink < MAX_CONTEXT_SHRINKS:
+                shrink += 1
+                continue
+            attempt.evaluations = self._judge(ctx, outcome, attempt)
+            for evaluation in attempt.evaluations:
+                live.log.emit(
+                    EventType.EVALUATION_RECORDED,
+                    evaluation.message or evaluation.label,
+                    route=step.route,
+                    status="passed" if evaluation.passed else "failed",
+                    payload={"step": step.index, **evaluation.to_dict()},
+                )
+            step.best_attempt = _best_attempt(step.attempts)
+            if _blocked(attempt):
+                return self._end_step(live, step, StepStatus.BLOCKED), _StepEnd(
+                    stop=_block_reason(attempt)
+                )
+            if outcome.clarification:
+                end = self._end_step(live, step, StepStatus.NEEDS_CLARIFICATION)
+                return end, _StepEnd(stop=StopReason.CLARIFICATION)
+            repeated = self._note_action(live, step, attempt)
+            if repeated is not None:
+                return self._end_step(live, step, StepStatus.NEEDS_REVIEW), _StepEnd(stop=repeated)
+            failing = [e for e in attempt.evaluations if e.actionable]
+            if not failing:
+                return self._end_step(live, step, _passed(step)), _StepEnd()
+            if step.repairs >= budget.max_repairs_per_step:
+                return self._end_step(live, step, StepStatus.NEEDS_REVIEW), _StepEnd()
+            decided = self.planner.replan(
+                step, failing, budget.max_escalations - run.usage.escalations
+            )
+            run.replans.append(
+                {
+                    "step": step.index,
+                    "decision": decided.decision.value,
+                    "reason": decided.reason,
+                    "route": decided.route,
+                }
+            )
+            live.log.emit(
+                EventType.REPLAN_DECIDED,
+                decided.reason,
+                route=step.route,
+                status=decided.decision.value,
+                payload={"step": step.index},
+            )
+            if decided.decision is Decision.REPAIR:
+                step.repairs += 1
+                run.usage.repairs += 1
+                hint, previous = decided.hint, outcome
+                live.log.emit(
+                    EventType.REPAIR_ATTEMPTED,
+                    hint or "retry",
+                    route=step.route,
+                    payload={"step": step.index, "repair": step.repairs, "hint": hint},
+                )
+                continue
+            if decided.decision is Decision.ESCALATE and decided.route is not None:
+                run.usage.escalations += 1
+                step.escalated_to = decided.route
+                live.log.emit(
+                    EventType.ESCALATED,
+                    f"{step.route.value} -> {decided.route.value}",
+                    route=decided.route,
+                    payload={"step": step.index, "hint": decided.hint},
+                )
+                nxt = planned_step(decided.route, hint=decided.hint, escalated_from=step.route)
+                return self._end_step(live, step, StepStatus.ESCALATED), _StepEnd(escalate_to=nxt)
+            if decided.decision is Decision.CLARIFY:
+                attempt.clarification = decided.question
+                end = self._end_step(live, step, StepStatus.NEEDS_CLARIFICATION)
+                return end, _StepEnd(stop=StopReason.CLARIFICATION)
+            return self._end_step(live, step, _passed(step)), _StepEnd()
+
+    def _execute(
+        self, live: _Live, ctx: StepContext
+    ) -> tuple[Attempt, StepOutcome, FailureClass | None]:
+        """Run the executor, retrying transient failures of idempotent executors with backoff."""
+        attempt = Attempt(number=ctx.attempt, hint=ctx.hint)
+        executor = self.executors.get(ctx.route)
+        if executor is None:
+            outcome = StepOutcome(evaluations=[route_unavailable(ctx.route)])
+            return attempt, outcome, None
+        started = self.clock()
+        retries = 0
+        while True:
+            try:
+                outcome = executor(ctx)
+                break
+            except Exception as exc:  # classified below; never escapes run()
+                failure = classify_failure(exc)
+                can_retry = (
+                    getattr(executor, "idempotent", True)
+                    and retries < live.run.budget.max_transient_retries
+                )
+                if (
+                    failure is FailureClass.TRANSIENT
+                    and can_retry
+                    and self._check_stops(live) is None
+                ):
+                    self.sleep(backoff_seconds(retries))
+                    retries += 1
+                    continue
+                attempt.error = f"{type(exc).__name__}: {exc}"
+                attempt.transient_retries = retries
+                attempt.elapsed_ms = (self.clock() - started) * 1000
+                return attempt, StepOutcome(evaluations=[failure_evaluation(failure, exc)]), failure
+        attempt.transient_retries = retries
+        attempt.elapsed_ms = (self.clock() - started) * 1000
+        _copy_outcome(attempt, outcome)
+        live.run.usage.tokens += max(0, outcome.tokens)
+        live.run.usage.cost_usd += max(0.0, outcome.cost_usd)
+        for artifact in outcome.artifacts:
+            artifact.route, artifact.step_index = ctx.route, ctx.step_index
+        return attempt, outcome, None
+
+    def _judge(self, ctx: StepContext, outcome: StepOutcome, attempt: Attempt) -> list[Evaluation]:
+        evaluations = list(outcome.evaluations)
+        if self.gate is not None and attempt.error is None and ctx.route in self.executors:
+            try:
+                evaluations.extend(self.gate(ctx, outcome))
+            except Exception as exc:  # a broken gate blocks the run instead of passing it
+                evaluations.append(failure_evaluation(FailureClass.FATAL, exc, source="gate"))
+        for evaluation in evaluations:
+            evaluation.attempt = attempt.number
+        return evaluations
+
+    # -- bookkeeping -------------------------------------------------------------------------
+
+    def _start(
+        self, request: RunRequest, on_event: Subscriber | None, cancel: CancelToken
+    ) -> _Live:
+        budget = request.budget or self.budget
+        run = AgentRun(
+            id=request.run_id or new_id("run_"),
+            question=request.question,
+            mode=request.mode,
+            audience=request.audience,
+            budget=budget,
+            context={
+                k: v for k, v in request.context.items() if isinstance(v, str | int | float | bool)
+            },
+        )
+        return _Live(run=run, log=EventLog(run, on_event), cancel=cancel, started=self.clock())
+
+    def _read_signals(self, question: str) -> IntentSignals:
+        if self.signals is None:
+            return IntentSignals()
+        try:
+            return self.signals(question)
+        except Exception as exc:  # routing still works without signals: it just knows less
+            return IntentSignals(notes=[f"signals unavailable: {type(exc).__name__}: {exc}"])
+
+    def _check_stops(self, live: _Live) -> StopReason | None:
+        usage = live.run.usage
+        usage.elapsed_s = max(usage.elapsed_s, self.clock() - live.started)
+        return check_budget_stop(usage, live.run.budget, cancelled=live.cancel.cancelled)
+
+    def _context(
+        self, live: _Live, step: Step, hint: str | None, previous: StepOutcome | None, shrink: int
+    ) -> StepContext:
+        run = live.run
+        remaining = run.usage.remaining(run.budget)
+
+        def emit(type: EventType, message: str = "", **kw: object) -> None:
+            live.log.emit(type, message, route=step.route, **kw)  # type: ignore[arg-type]
+
+        return StepContext(
+            run_id=run.id,
+            question=run.question,
+            route=step.route,
+            goal=step.goal,
+            step_index=step.index,
+            attempt=len(step.attempts),
+            hint=hint,
+            audience=run.audience,
+            context=run.context,
+            previous=previous,
+            shrink_context=shrink,
+            deadline_s=float(remaining["seconds"]),
+            tokens_left=int(remaining["tokens"]),
+            cost_left_usd=float(remaining["cost_usd"]),
+            emit=emit,
+            cancel_token=live.cancel,
+        )
+
+    def _note_action(self, live: _Live, step: Step, attempt: Attempt) -> StopReason | None:
+        if not attempt.action_key:
+            return None
+        live.action_keys.append(f"{step.route.value}:{attempt.action_key}")
+        repeated = check_repetition(live.action_keys)
+        if repeated is not None:
+            attempt.evaluations.append(
+                Evaluation(
+                    id=repeated.value.replace("_", "-"),
+                    label="Repetition",
+                    passed=False,
+                    severity=Severity.WARNING,
+                    attempt=attempt.number,
+                    message="the same action was proposed again; stopping instead of spinning",
+                    evidence={"action_key": attempt.action_key},
+                )
+            )
+        return repeated
+
+    def _end_step(self, live: _Live, step: Step, status: StepStatus) -> Step:
+        step.status = status
+        step.ended_at = utc_now()
+        best = step.best
+        if best is not None and status is not StepStatus.ESCALATED:
+            for artifact in _artifacts_of(live.run, step):
+                live.run.artifacts.append(artifact)
+                live.log.emit(
+                    EventType.ARTIFACT_CREATED,
+                    artifact.title,
+                    route=step.route,
+                    payload={"step": step.index, "kind": artifact.kind, "id": artifact.id},
+                )
+        live.log.emit(
+            EventType.STEP_COMPLETED,
+            f"step {step.index + 1} {status.value}",
+            route=step.route,
+            status=status.value,
+            payload={
+                "step": step.index,
+                "attempts": len(step.attempts),
+                "repairs": step.repairs,
+                "remaining": live.run.usage.remaining(live.run.budget),
+            },
+        )
+        self._checkpoint(live.run)
+        return step
+
+    def _checkpoint(self, run: AgentRun) -> None:
+        if self.sink is not None:
+            try:
+                self.sink.checkpoint(run)
+            except Exception as exc:  # persistence trouble is reported, never fatal mid-run
+                run.provenance.setdefault("store_errors", []).append(str(exc))
+
+    def _finish(self, live: _Live, stop: StopReason) -> AgentRun:
+        live.run.usage.elapsed_s = max(live.run.usage.elapsed_s, self.clock() - live.started)
+        trust, reason = compose_trust(live.run.steps, cancelled=stop is StopReason.USER_CANCELLED)
+        status = compose_status(live.run.steps, stop, trust)
+        finalize(live.run, live.log, stop, status, trust, reason)
+        if self.sink is not None:
+            try:
+                self.sink.save(live.run)
+            except Exception as exc:
+                live.run.provenance.setdefault("store_errors", []).append(str(exc))
+        return live.run
+
+
+def _validated(request: RunRequest | str) -> RunRequest:
+    if isinstance(request, str):
+        request = RunRequest(question=request)
+    if not request.question or not request.question.strip():
+        raise UserError("The question is empty: ask something, e.g. 'What is revenue by segment?'")
+    request.question = request.question.strip()
+    return request
+
+
+def _plan_message(run: AgentRun) -> str:
+    assert run.plan is not None
+    routes = " -> ".join(s.route.value for s in run.plan.steps)
+    return f"{len(run.plan.steps)} step plan ({run.plan.source}): {routes}"
+
+
+def _why(planned: PlannedStep) -> dict[str, object]:
+    why: dict[str, object] = {"goal": planned.goal, "criteria": planned.success_criteria}
+    if planned.escalated_from is not None:
+        why["escalated_from"] = planned.escalated_from.value
+    if planned.hint:
+        why["hint"] = planned.hint
+    return why
+
+
+def _copy_outcome(attempt: Attempt, outcome: StepOutcome) -> None:
+    attempt.action_key = outcome.action_key
+    attempt.answer = outcome.answer
+    attempt.sql = outcome.sql
+    attempt.result = outcome.result
+    attempt.tokens = outcome.tokens
+    attempt.cost_usd = outcome.cost_usd
+    attempt.raw_model_output = outcome.raw_model_output
+    attempt.parsed_intent = outcome.parsed_intent
+    attempt.provenance = dict(outcome.provenance)
+    attempt.certified_block = outcome.certified_block
+    attempt.clarification = outcome.clarification
+    if outcome.artifacts:
+        attempt.provenance["artifacts"] = [a.to_dict() for a in outcome.artifacts]
+
+
+def _artifacts_of(run: AgentRun, step: Step) -> list[Artifact]:
+    best = step.best
+    raw = (best.provenance.get("artifacts") if best else None) or []
+    return [Artifact.from_dict(a) for a in raw]
+
+
+def _best_attempt(attempts: list[Attempt]) -> int:
+    """The attempt to keep if no better one comes: executed, fewest failures, latest."""
+
+    def score(i: int) -> tuple[int, int, int, int]:
+        a = attempts[i]
+        blocking = sum(1 for e in a.failing if e.severity is Severity.BLOCKING)
+        return (
+            a.error is None,
+            a.result is not None or bool(a.answer),
+            -blocking,
+            -len(a.failing) * 100 + i,
+        )
+
+    return max(range(len(attempts)), key=score)
+
+
+def _passed(step: Step) -> StepStatus:
+    """Accepting a step needs something to accept: an attempt that ran and produced output."""
+    best = step.best
+    if best is None or best.error or not (best.result is not None or best.answer):
+        return StepStatus.NEEDS_REVIEW
+    return StepStatus.REPAIRED if step.repairs else StepStatus.PASSED
+
+
+def _terminal_success(step: Step) -> bool:
+    best = step.best
+    return (
+        step.route is Route.CERTIFIED_ANSWER
+        and step.status in (StepStatus.PASSED, StepStatus.REPAIRED)
+        and best is not None
+        and bool(best.certified_block)
+    )
+
+
+def _blocked(attempt: Attempt) -> bool:
+    return any(e.severity is Severity.BLOCKING for e in attempt.failing)
+
+
+def _block_reason(attempt: Attempt) -> StopReason:
+    ids = {e.id for e in attempt.failing if e.severity is Severity.BLOCKING}
+    return (
+        StopReason.EXECUTOR_ERROR if ids <= {"executor-error"} else StopReason.GUARDRAIL_VIOLATION
+    )
+
+
+def _cancel_open_step(run: AgentRun) -> None:
+    if run.steps and run.steps[-1].status is StepStatus.RUNNING:
+        run.steps[-1].status = StepStatus.CANCELLED
+        run.steps[-1].ended_at = utc_now()
+        if run.steps[-1].attempts:
+            run.steps[-1].best_attempt = _best_attempt(run.steps[-1].attempts)

@@ -1,0 +1,70 @@
+"""Lossless dataclass <-> JSON-safe dict conversion, driven by type hints.
+
+One schema for the CLI, the store and the widget comes for free when every record goes
+through the same two functions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from enum import Enum
+from functools import cache
+from typing import Any, TypeVar, Union
+
+T = TypeVar("T")
+
+
+def to_jsonable(value: Any) -> Any:
+    """Turn records, enums and containers into plain JSON values."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in _fields(type(value))}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_jsonable(v) for v in value]
+    return value
+
+
+def from_jsonable(cls: type[T], data: Any) -> T:
+    """Rebuild a record of type ``cls`` from what :func:`to_jsonable` produced."""
+    return typing.cast(T, _decode(cls, data))
+
+
+@cache
+def _fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
+    return tuple(f for f in dataclasses.fields(cls) if f.init)
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _decode(tp: Any, data: Any) -> Any:
+    if data is None or tp is Any:
+        return data
+    origin = typing.get_origin(tp)
+    if origin in (Union, types.UnionType):
+        options = [a for a in typing.get_args(tp) if a is not type(None)]
+        return _decode(options[0], data) if len(options) == 1 else data
+    if origin in (list, tuple):
+        args = typing.get_args(tp)
+        item = args[0] if args else Any
+        return [_decode(item, v) for v in data]
+    if origin is dict:
+        args = typing.get_args(tp)
+        value_tp = args[1] if len(args) == 2 else Any
+        return {k: _decode(value_tp, v) for k, v in data.items()}
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        return tp(data)
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        hints = _hints(tp)
+        kwargs = {
+            f.name: _decode(hints[f.name], data[f.name]) for f in _fields(tp) if f.name in data
+        }
+        return tp(**kwargs)
+    return data
