@@ -14,6 +14,7 @@ The folder is queryable with DuckDB:
 
 from __future__ import annotations
 
+import builtins
 import json
 import os
 import socket
@@ -73,7 +74,7 @@ class RunStore:
 
     # -- reading -------------------------------------------------------------------------
 
-    def list(self, limit: int | None = None) -> list[RunSummary]:
+    def list(self, limit: int | None = None) -> builtins.list[RunSummary]:
         """Runs newest first. A live checkpoint whose writer is gone reads `interrupted`."""
         summaries = []
         for path in self._files():
@@ -101,7 +102,9 @@ class RunStore:
         if not run_id:
             raise UserError("Give a run id (see `zlens runs` for the list).")
         exact = self.dir / f"{run_id}.json"
-        matches = [exact] if exact.exists() else [p for p in self._files() if p.stem.startswith(run_id)]
+        matches = (
+            [exact] if exact.exists() else [p for p in self._files() if p.stem.startswith(run_id)]
+        )
         if not matches:
             raise UserError(f"No run '{run_id}' in {self.dir}; `zlens runs` lists what is there.")
         if len(matches) > 1:
@@ -114,7 +117,7 @@ class RunStore:
         run.status = RunStatus(_effective_status(data))
         return run
 
-    def _files(self) -> list[Path]:
+    def _files(self) -> builtins.list[Path]:
         if not self.dir.is_dir():
             return []
         return [p for p in self.dir.glob("*.json") if not p.name.startswith(".")]

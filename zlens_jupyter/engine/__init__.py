@@ -2,6 +2,9 @@
 
 from .contracts import CancelToken, Executor, Gate, RunSink, SignalSource, StepContext, StepOutcome
 from .enums import (
+    TERMINAL_EVENTS as TERMINAL,
+)
+from .enums import (
     Action,
     Audience,
     Decision,
@@ -48,6 +51,7 @@ from .trust import compose_status, compose_trust
 __all__ = [
     "ESCALATION_MAP",
     "SCHEMA_VERSION",
+    "TERMINAL",
     "Action",
     "AgentRun",
     "Artifact",

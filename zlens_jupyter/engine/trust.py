@@ -55,7 +55,7 @@ def compose_trust(steps: list[Step], *, cancelled: bool = False) -> tuple[TrustS
     state, reason = _earned(answering, best)
     ceiling = _CEILING[answering.route]
     if _ORDER.index(state) > _ORDER.index(ceiling):
-        limit = ceiling.value.replace('_', ' ')
+        limit = ceiling.value.replace("_", " ")
         return ceiling, f"{answering.route.value} answers are at most {limit}"
     return state, reason
 
