@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .enums import TRANSIENT_EVENTS, EventType, Route, TrustState
-from .records import AgentRun, Event, new_id, utc_now
+from .records import AgentRun, Event, utc_now
 
 Subscriber = Callable[[Event], None]
 
@@ -31,7 +31,7 @@ class EventLog:
     ) -> Event:
         self._seq += 1
         event = Event(
-            id=new_id("ev_"),
+            id=f"{self.run.id}.{self._seq}",
             run_id=self.run.id,
             seq=self._seq,
             at=utc_now(),

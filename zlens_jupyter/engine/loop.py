@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from ..errors import RunCancelled, UserError
+from ..errors import RunCancelled
 from .contracts import CancelToken, Executor, Gate, RunSink, SignalSource, StepContext, StepOutcome
 from .enums import Decision, EventType, Route, Severity, StepStatus, StopReason
 from .events import EventLog, Subscriber
@@ -31,7 +31,6 @@ from .intent import decide_action, select_route
 from .planner import DeterministicPlanner, Planner, planned_step
 from .records import (
     AgentRun,
-    Artifact,
     Attempt,
     Budget,
     Evaluation,
@@ -41,6 +40,19 @@ from .records import (
     Step,
     new_id,
     utc_now,
+)
+from .steps import (
+    artifacts_of,
+    best_attempt,
+    block_reason,
+    blocked,
+    cancel_open_step,
+    copy_outcome,
+    passed,
+    plan_message,
+    terminal_success,
+    validated,
+    why,
 )
 from .stops import check_budget_stop, check_repetition, check_step_limit
 from .trust import compose_status, compose_trust
@@ -99,7 +111,7 @@ class Engine:
     ) -> AgentRun:
         """Run one question to a terminal state and return its record (never raises for
         executor, gate or subscriber failures; `KeyboardInterrupt` becomes a cancelled run)."""
-        request = _validated(request)
+        request = validated(request)
         live = self._start(request, on_event, cancel or CancelToken())
         run, budget = live.run, live.run.budget
         stop: StopReason | None = None
@@ -115,7 +127,7 @@ class Engine:
                 audience=request.audience,
             )
             run.plan = self.planner.plan(request, run.route, budget)
-            live.log.emit(EventType.PLAN_CREATED, _plan_message(run), payload=run.plan.to_dict())
+            live.log.emit(EventType.PLAN_CREATED, plan_message(run), payload=run.plan.to_dict())
             queue = deque(run.plan.steps)
             while queue and stop is None:
                 stop = self._check_stops(live) or check_step_limit(run.usage, budget)
@@ -125,11 +137,11 @@ class Engine:
                 stop = end.stop
                 if end.escalate_to is not None:
                     queue.appendleft(end.escalate_to)
-                elif _terminal_success(step):
+                elif terminal_success(step):
                     break
         except (KeyboardInterrupt, RunCancelled):
             stop = StopReason.USER_CANCELLED
-            _cancel_open_step(run)
+            cancel_open_step(run)
         return self._finish(live, stop or StopReason.FINAL_ANSWER)
 
     # -- one step: execute -> gate -> decide, until it passes, escalates, or runs out ------
@@ -155,7 +167,7 @@ class Engine:
             payload={"step": step.index, "remaining": run.usage.remaining(budget)},
         )
         live.log.emit(
-            EventType.ROUTE_DECIDED, step.route.value, route=step.route, payload=_why(planned)
+            EventType.ROUTE_DECIDED, step.route.value, route=step.route, payload=why(planned)
         )
         hint, previous, shrink = planned.hint, None, 0
         while True:
@@ -180,10 +192,10 @@ class Engine:
                     status="passed" if evaluation.passed else "failed",
                     payload={"step": step.index, **evaluation.to_dict()},
                 )
-            step.best_attempt = _best_attempt(step.attempts)
-            if _blocked(attempt):
+            step.best_attempt = best_attempt(step.attempts)
+            if blocked(attempt):
                 return self._end_step(live, step, StepStatus.BLOCKED), _StepEnd(
-                    stop=_block_reason(attempt)
+                    stop=block_reason(attempt)
                 )
             if outcome.clarification:
                 end = self._end_step(live, step, StepStatus.NEEDS_CLARIFICATION)
@@ -193,7 +205,7 @@ class Engine:
                 return self._end_step(live, step, StepStatus.NEEDS_REVIEW), _StepEnd(stop=repeated)
             failing = [e for e in attempt.evaluations if e.actionable]
             if not failing:
-                return self._end_step(live, step, _passed(step)), _StepEnd()
+                return self._end_step(live, step, passed(step)), _StepEnd()
             if step.repairs >= budget.max_repairs_per_step:
                 return self._end_step(live, step, StepStatus.NEEDS_REVIEW), _StepEnd()
             decided = self.planner.replan(
@@ -240,7 +252,7 @@ class Engine:
                 attempt.clarification = decided.question
                 end = self._end_step(live, step, StepStatus.NEEDS_CLARIFICATION)
                 return end, _StepEnd(stop=StopReason.CLARIFICATION)
-            return self._end_step(live, step, _passed(step)), _StepEnd()
+            return self._end_step(live, step, passed(step)), _StepEnd()
 
     def _execute(
         self, live: _Live, ctx: StepContext
@@ -277,7 +289,7 @@ class Engine:
                 return attempt, StepOutcome(evaluations=[failure_evaluation(failure, exc)]), failure
         attempt.transient_retries = retries
         attempt.elapsed_ms = (self.clock() - started) * 1000
-        _copy_outcome(attempt, outcome)
+        copy_outcome(attempt, outcome)
         live.run.usage.tokens += max(0, outcome.tokens)
         live.run.usage.cost_usd += max(0.0, outcome.cost_usd)
         for artifact in outcome.artifacts:
@@ -378,7 +390,7 @@ class Engine:
         step.ended_at = utc_now()
         best = step.best
         if best is not None and status is not StepStatus.ESCALATED:
-            for artifact in _artifacts_of(live.run, step):
+            for artifact in artifacts_of(live.run, step):
                 live.run.artifacts.append(artifact)
                 live.log.emit(
                     EventType.ARTIFACT_CREATED,
@@ -419,102 +431,3 @@ class Engine:
             except Exception as exc:
                 live.run.provenance.setdefault("store_errors", []).append(str(exc))
         return live.run
-
-
-def _validated(request: RunRequest | str) -> RunRequest:
-    if isinstance(request, str):
-        request = RunRequest(question=request)
-    if not request.question or not request.question.strip():
-        raise UserError("The question is empty: ask something, e.g. 'What is revenue by segment?'")
-    request.question = request.question.strip()
-    return request
-
-
-def _plan_message(run: AgentRun) -> str:
-    assert run.plan is not None
-    routes = " -> ".join(s.route.value for s in run.plan.steps)
-    return f"{len(run.plan.steps)} step plan ({run.plan.source}): {routes}"
-
-
-def _why(planned: PlannedStep) -> dict[str, object]:
-    why: dict[str, object] = {"goal": planned.goal, "criteria": planned.success_criteria}
-    if planned.escalated_from is not None:
-        why["escalated_from"] = planned.escalated_from.value
-    if planned.hint:
-        why["hint"] = planned.hint
-    return why
-
-
-def _copy_outcome(attempt: Attempt, outcome: StepOutcome) -> None:
-    attempt.action_key = outcome.action_key
-    attempt.answer = outcome.answer
-    attempt.sql = outcome.sql
-    attempt.result = outcome.result
-    attempt.tokens = outcome.tokens
-    attempt.cost_usd = outcome.cost_usd
-    attempt.raw_model_output = outcome.raw_model_output
-    attempt.parsed_intent = outcome.parsed_intent
-    attempt.provenance = dict(outcome.provenance)
-    attempt.certified_block = outcome.certified_block
-    attempt.clarification = outcome.clarification
-    if outcome.artifacts:
-        attempt.provenance["artifacts"] = [a.to_dict() for a in outcome.artifacts]
-
-
-def _artifacts_of(run: AgentRun, step: Step) -> list[Artifact]:
-    best = step.best
-    raw = (best.provenance.get("artifacts") if best else None) or []
-    return [Artifact.from_dict(a) for a in raw]
-
-
-def _best_attempt(attempts: list[Attempt]) -> int:
-    """The attempt to keep if no better one comes: executed, fewest failures, latest."""
-
-    def score(i: int) -> tuple[int, int, int, int]:
-        a = attempts[i]
-        blocking = sum(1 for e in a.failing if e.severity is Severity.BLOCKING)
-        return (
-            a.error is None,
-            a.result is not None or bool(a.answer),
-            -blocking,
-            -len(a.failing) * 100 + i,
-        )
-
-    return max(range(len(attempts)), key=score)
-
-
-def _passed(step: Step) -> StepStatus:
-    """Accepting a step needs something to accept: an attempt that ran and produced output."""
-    best = step.best
-    if best is None or best.error or not (best.result is not None or best.answer):
-        return StepStatus.NEEDS_REVIEW
-    return StepStatus.REPAIRED if step.repairs else StepStatus.PASSED
-
-
-def _terminal_success(step: Step) -> bool:
-    best = step.best
-    return (
-        step.route is Route.CERTIFIED_ANSWER
-        and step.status in (StepStatus.PASSED, StepStatus.REPAIRED)
-        and best is not None
-        and bool(best.certified_block)
-    )
-
-
-def _blocked(attempt: Attempt) -> bool:
-    return any(e.severity is Severity.BLOCKING for e in attempt.failing)
-
-
-def _block_reason(attempt: Attempt) -> StopReason:
-    ids = {e.id for e in attempt.failing if e.severity is Severity.BLOCKING}
-    return (
-        StopReason.EXECUTOR_ERROR if ids <= {"executor-error"} else StopReason.GUARDRAIL_VIOLATION
-    )
-
-
-def _cancel_open_step(run: AgentRun) -> None:
-    if run.steps and run.steps[-1].status is StepStatus.RUNNING:
-        run.steps[-1].status = StepStatus.CANCELLED
-        run.steps[-1].ended_at = utc_now()
-        if run.steps[-1].attempts:
-            run.steps[-1].best_attempt = _best_attempt(run.steps[-1].attempts)

@@ -16,10 +16,17 @@ from typing import Any, TypeVar, Union
 T = TypeVar("T")
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
 def to_jsonable(value: Any) -> Any:
     """Turn records, enums and containers into plain JSON values."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in _fields(type(value))}
+    kind: Any = type(value)
+    if kind in _SCALARS:
+        return value
+    names = _field_names(kind)
+    if names:
+        return {name: to_jsonable(getattr(value, name)) for name in names}
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, dict):
@@ -37,6 +44,14 @@ def from_jsonable(cls: type[T], data: Any) -> T:
 @cache
 def _fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
     return tuple(f for f in dataclasses.fields(cls) if f.init)
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    """Field names of a dataclass type (cached: this is the hot path of every event)."""
+    if not dataclasses.is_dataclass(cls):
+        return ()
+    return tuple(f.name for f in _fields(cls))
 
 
 @cache
