@@ -7,3 +7,10 @@ pieces load when first used.
 from __future__ import annotations
 
 __version__ = "0.1.0"
+
+
+def connect(target: object = "sample", project: object = None, **options: object) -> object:
+    """Open a session over `"sample"`, a .duckdb path, `":memory:"` or a DuckDB connection."""
+    from .session import connect as _connect
+
+    return _connect(target, project, **options)  # type: ignore[arg-type]

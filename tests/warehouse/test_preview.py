@@ -1,0 +1,168 @@
+"""Bounded previews, timeouts, DuckDB's errors, parameters and opening databases."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from zlens_jupyter.errors import ConfigError, GuardrailViolation, QueryError, QueryTimeout
+from zlens_jupyter.warehouse import Warehouse
+
+FLIGHT_ROWS = 336_776
+
+
+def test_a_big_result_is_cut_at_the_limit(nyc: Warehouse) -> None:
+    preview = nyc.preview("SELECT * FROM flights")
+    assert preview.row_count == 1000 and len(preview.rows) == 1000
+    assert preview.truncated is True
+    assert preview.columns[:3] == ["year", "month", "day"]
+    assert preview.column_types[preview.columns.index("dep_delay")] == "DOUBLE"
+    assert preview.elapsed_ms > 0
+    assert preview.sql == "SELECT * FROM flights"
+
+
+def test_the_wrapper_asks_duckdb_for_one_row_more_than_the_limit(nyc: Warehouse) -> None:
+    small = nyc.preview("SELECT * FROM flights", limit=10)
+    assert small.row_count == 10 and small.truncated
+    exact = nyc.preview("SELECT * FROM airlines", limit=16)
+    assert exact.row_count == 16 and not exact.truncated
+    nothing = nyc.preview("SELECT * FROM airlines", limit=0)
+    assert nothing.rows == [] and nothing.truncated
+
+
+def test_order_and_aggregates_survive_the_wrapper(nyc: Warehouse) -> None:
+    preview = nyc.preview("SELECT origin, count(*) AS n FROM flights GROUP BY origin "
+                          "ORDER BY n DESC -- busiest first")
+    assert [r[0] for r in preview.rows] == ["EWR", "JFK", "LGA"]
+    assert sum(r[1] for r in preview.rows) == FLIGHT_ROWS
+    assert not preview.truncated
+
+
+def test_benign_corpus_runs(nyc: Warehouse) -> None:
+    import yaml
+
+    for sql in yaml.safe_load((Path(__file__).parent / "benign_sql.yml").read_text()):
+        preview = nyc.preview(sql, limit=5)
+        assert preview.columns, sql
+
+
+def test_parameters_are_bound_not_pasted(nyc: Warehouse) -> None:
+    named = nyc.preview("SELECT count(*) FROM flights WHERE origin = $origin",
+                        params={"origin": "JFK"})
+    positional = nyc.preview("SELECT count(*) FROM flights WHERE origin = ?", params=["JFK"])
+    assert named.rows == positional.rows and named.rows[0][0] > 100_000
+    injected = nyc.preview("SELECT count(*) FROM flights WHERE origin = ?",
+                           params=["JFK' OR '1'='1"])
+    assert injected.rows == [(0,)]
+
+
+def test_a_long_query_times_out(nyc: Warehouse) -> None:
+    started = time.monotonic()
+    with pytest.raises(QueryTimeout, match="0.5 s"):
+        nyc.preview("SELECT count(*) FROM range(10000000000) a, range(10) b", timeout_s=0.5)
+    assert time.monotonic() - started < 10  # generous: it stops, it does not run for hours
+    # The connection is still usable afterwards.
+    assert nyc.preview("SELECT 1 AS one").rows == [(1,)]
+
+
+def test_duckdb_error_text_is_kept(nyc: Warehouse) -> None:
+    with pytest.raises(QueryError) as caught:
+        nyc.preview("SELECT dep_dely FROM flights")
+    assert not isinstance(caught.value, QueryTimeout)
+    assert "dep_dely" in str(caught.value)
+    assert "dep_delay" in str(caught.value)  # DuckDB's "Did you mean" survives
+
+
+def test_preview_always_guards(nyc: Warehouse) -> None:
+    with pytest.raises(GuardrailViolation):
+        nyc.preview("SELECT 1; SELECT 2")
+
+
+def test_to_dict_is_json_safe(nyc: Warehouse) -> None:
+    preview = nyc.preview(
+        "SELECT time_hour, DATE '2013-01-01' AS d, 1.50::DECIMAL(4, 2) AS money, "
+        "'nan'::DOUBLE AS nan, INTERVAL 90 MINUTE AS gap, [1, 2] AS xs, {'a': 1} AS s, "
+        "'\\x00\\xff'::BLOB AS raw, uuid() AS id FROM flights LIMIT 1"
+    )
+    data = preview.to_dict()
+    text = json.dumps(data, allow_nan=False)
+    row = json.loads(text)["rows"][0]
+    assert row[0].startswith("2013-01-01T")
+    assert row[1] == "2013-01-01" and row[2] == 1.5 and row[3] is None
+    assert row[4] == 5400.0 and row[5] == [1, 2] and row[6] == {"a": 1}
+    assert isinstance(row[7], str) and len(row[8]) == 36
+    assert data["row_count"] == 1 and data["truncated"] is False
+
+
+def test_interrupting_the_users_connection_leaves_our_query_alone() -> None:
+    con = duckdb.connect()
+    warehouse = Warehouse.connect(con)
+    done = threading.Event()
+
+    def keep_interrupting() -> None:
+        while not done.is_set():
+            con.interrupt()
+            time.sleep(0.001)
+
+    # Previews run on their own cursor, so interrupts aimed at the user's connection (their
+    # own Ctrl-C on a cell, say) cannot cancel ours, and ours cannot cancel theirs.
+    thread = threading.Thread(target=keep_interrupting)
+    thread.start()
+    try:
+        preview = warehouse.preview("SELECT sum(range) FROM range(100000000)")
+    finally:
+        done.set()
+        thread.join()
+    assert preview.rows == [(4999999950000000,)]
+
+
+def test_missing_database_file_says_how_to_fix(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.duckdb"
+    with pytest.raises(ConfigError) as caught:
+        Warehouse.connect(missing)
+    message = str(caught.value)
+    assert f"no database at {missing}" in message
+    assert "':memory:'" in message and "'sample'" in message
+
+
+def test_not_a_database_file_is_a_config_error(tmp_path: Path) -> None:
+    bogus = tmp_path / "notes.duckdb"
+    bogus.write_text("just text")
+    with pytest.raises(ConfigError, match="cannot open"):
+        Warehouse.connect(bogus)
+
+
+def test_files_open_read_only_by_default(nyc_path: Path, tmp_path: Path) -> None:
+    path = tmp_path / "ro.duckdb"
+    duckdb.connect(str(path)).execute("CREATE TABLE t AS SELECT 1 AS x").close()
+    warehouse = Warehouse.connect(path)
+    with pytest.raises(duckdb.Error, match="read-only"):
+        warehouse.connection.execute("CREATE TABLE u (x INTEGER)")
+    warehouse.close()
+
+
+def test_shares_a_file_this_process_already_holds_read_write(tmp_path: Path) -> None:
+    path = tmp_path / "shared.duckdb"
+    mine = duckdb.connect(str(path))
+    mine.execute("CREATE TABLE t AS SELECT 1 AS x")
+    warehouse = Warehouse.connect(path)  # read_only=None falls back instead of failing
+    assert warehouse.preview("SELECT x FROM t").rows == [(1,)]
+    warehouse.close()
+    mine.close()
+
+
+def test_memory_and_existing_connections(tmp_path: Path) -> None:
+    with Warehouse.connect(":memory:") as memory:
+        assert memory.catalog().tables == {}
+        assert memory.link("anything").tables == []
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t AS SELECT 1 AS x")
+    with Warehouse.connect(con) as wrapped:
+        assert wrapped.connection is con
+        assert list(wrapped.catalog().tables) == ["t"]
+    assert con.execute("SELECT x FROM t").fetchall() == [(1,)]  # still open: not ours

@@ -1,0 +1,285 @@
+"""`zlens`: the terminal front end. Progress streams to stderr (rich); answers go to stdout.
+
+Exit status: 0 when a run ends (completed, needs review or needs clarification), 1 when it
+ends blocked or cancelled, 2 for bad input (nothing is written then).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.syntax import Syntax
+from rich.table import Table
+
+from .engine import AgentRun, Event, EventType
+from .errors import ZLensError
+
+TRUST_STYLE = {
+    "certified": "bold green",
+    "grounded": "green",
+    "review_required": "yellow",
+    "blocked": "bold red",
+    "not_applicable": "cyan",
+}
+PHASE = {
+    EventType.RUN_STARTED: "plan",
+    EventType.PLAN_CREATED: "plan",
+    EventType.STEP_STARTED: "plan",
+    EventType.ARTIFACT_CREATED: "verify",
+    EventType.STEP_COMPLETED: "verify",
+    EventType.ROUTE_DECIDED: "plan",
+    EventType.EXECUTOR_STARTED: "work",
+    EventType.TOOL_CALLED: "work",
+    EventType.TOOL_RESULT: "work",
+    EventType.EVALUATION_RECORDED: "verify",
+    EventType.REPLAN_DECIDED: "verify",
+    EventType.REPAIR_ATTEMPTED: "repair",
+    EventType.ESCALATED: "escalate",
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    out = Console(highlight=False, soft_wrap=True)
+    try:
+        return int(args.func(args, out, err))
+    except ZLensError as exc:
+        err.print(f"[red]zlens: error:[/] {exc}", markup=True, highlight=False)
+        return 2
+    except KeyboardInterrupt:
+        err.print("zlens: interrupted")
+        return 1
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="zlens", description="Governed analytics over DuckDB.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def with_db(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--db",
+            default=os.environ.get("ZLENS_DB", "sample"),
+            help="a .duckdb file, ':memory:' or 'sample' (default: sample)",
+        )
+        p.add_argument(
+            "--project",
+            default=None,
+            help="project folder with blocks/ and semantic/ (default: the sample's, "
+            "or the current folder)",
+        )
+
+    ask = sub.add_parser("ask", help="ask a question")
+    ask.add_argument("question")
+    with_db(ask)
+    ask.add_argument("--mode", default="auto", help="auto | ask | research | sql | block | app")
+    ask.add_argument("--json", action="store_true", help="print the run record as one JSON object")
+    ask.add_argument("--max-steps", type=int, default=None)
+    ask.add_argument("--deadline", type=float, default=None, help="seconds")
+    ask.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    ask.set_defaults(func=_ask)
+
+    runs = sub.add_parser("runs", help="list stored runs, newest first")
+    with_db(runs)
+    runs.add_argument("--limit", type=int, default=20)
+    runs.set_defaults(func=_runs)
+
+    show = sub.add_parser("show", help="show one stored run (id or prefix)")
+    show.add_argument("run_id")
+    with_db(show)
+    show.add_argument("--json", action="store_true")
+    show.set_defaults(func=_show)
+
+    blocks = sub.add_parser("blocks", help="list the project's DQL blocks")
+    with_db(blocks)
+    blocks.set_defaults(func=_blocks)
+
+    cert = sub.add_parser("certify", help="certify a reviewed block (a human act)")
+    cert.add_argument("name")
+    cert.add_argument("--by", default=None, help="who certifies (default: $USER)")
+    with_db(cert)
+    cert.set_defaults(func=_certify)
+
+    dql = sub.add_parser("dql", help="DQL tools")
+    dql_sub = dql.add_subparsers(dest="dql_command", required=True)
+    run = dql_sub.add_parser("run", help="run a .dql file's first block and its tests")
+    run.add_argument("file")
+    with_db(run)
+    run.set_defaults(func=_dql_run)
+    return parser
+
+
+def _session(args: argparse.Namespace) -> Any:
+    from .session import Session
+
+    return Session(args.db, args.project)
+
+
+def _ask(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from .session import parse_mode
+
+    if not args.question.strip():
+        raise _usage("The question is empty: ask something, e.g. 'What is revenue by segment?'")
+    parse_mode(args.mode)
+    session = _session(args)
+    for problem in session.library.errors:
+        err.print(f"[yellow]zlens: warning:[/] skipped a bad block file: {problem}")
+    progress = None if args.quiet else _progress(err)
+    run = session.ask(
+        args.question,
+        mode=args.mode,
+        on_event=progress,
+        max_steps=args.max_steps,
+        deadline_s=args.deadline,
+    )
+    if args.json:
+        out.print_json(json.dumps(run.to_dict(), default=str))
+    else:
+        render_run(run, out)
+    return 1 if run.status.value in ("blocked", "cancelled") else 0
+
+
+def _progress(err: Console) -> Any:
+    def show(event: Event) -> None:
+        if event.type is EventType.ANSWER_DELTA:
+            return
+        phase = PHASE.get(event.type, "done" if event.type.value.startswith("run.") else "")
+        status = f" [{event.status}]" if event.status else ""
+        err.print(
+            f"[dim]{event.seq:>3}[/] [cyan]{phase:<8}[/] {event.type.value:<20} "
+            f"{event.message[:100]}{status}",
+            highlight=False,
+        )
+
+    return show
+
+
+def render_run(run: AgentRun, out: Console) -> None:
+    trust = run.trust_state.value if run.trust_state else "-"
+    text = run.answer or run.clarification or run.summary
+    out.print(text, markup=False)
+    result = run.result
+    if result and result.get("columns"):
+        table = Table(show_lines=False)
+        for column in result["columns"]:
+            table.add_column(str(column))
+        for row in result["rows"][:20]:
+            table.add_row(*("" if v is None else str(v) for v in row))
+        out.print(table)
+        more = result["row_count"] - min(20, len(result["rows"]))
+        if more > 0 or result.get("truncated"):
+            cut = ", preview truncated" if result.get("truncated") else ""
+            out.print(f"({result['row_count']} rows{cut})")
+    if run.sql:
+        out.print(Syntax(run.sql, "sql", theme="ansi_dark", word_wrap=True))
+    out.print(
+        f"trust: [{TRUST_STYLE.get(trust, '')}]{trust.replace('_', ' ')}[/] — {run.trust_reason}",
+        highlight=False,
+    )
+    out.print(f"[dim]run {run.id} · {run.summary}[/]", highlight=False)
+
+
+def _runs(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from .store import RunStore
+
+    table = Table("id", "started", "status", "trust", "route", "question")
+    table.columns[0].no_wrap = True
+    for s in RunStore(_project(args)).list(limit=args.limit):
+        table.add_row(
+            s.id, s.started_at[:19], s.status, s.trust_state or "-", s.route or "-", s.question[:60]
+        )
+    out.print(table)
+    return 0
+
+
+def _show(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from .store import RunStore
+
+    run = RunStore(_project(args)).load(args.run_id)
+    if args.json:
+        out.print_json(json.dumps(run.to_dict(), default=str))
+        return 0
+    out.print(f"[bold]{run.question}[/]")
+    for step in run.steps:
+        out.print(
+            f"step {step.index + 1}: {step.route.value} → {step.status.value} "
+            f"({len(step.attempts)} attempt(s), {step.repairs} repair(s))"
+        )
+        for ev in step.evaluations:
+            mark = "[green]✓[/]" if ev.passed else "[red]✗[/]"
+            out.print(f"   {mark} {ev.label}: {ev.message}", highlight=False)
+    render_run(run, out)
+    return 0
+
+
+def _blocks(args: argparse.Namespace, out: Console, err: Console) -> int:
+    session = _session(args)
+    table = Table("name", "status", "domain", "grain", "file")
+    for block in session.blocks():
+        table.add_row(
+            block.name,
+            str(block.status),
+            block.domain or "",
+            block.grain or "",
+            str(session.library.file_of(block) or ""),
+        )
+    out.print(table)
+    for problem in session.library.errors:
+        err.print(f"[yellow]bad block file:[/] {problem}")
+    return 0
+
+
+def _certify(args: argparse.Namespace, out: Console, err: Console) -> int:
+    session = _session(args)
+    block = session.certify(args.name, by=args.by)
+    record = block.certification or {}
+    out.print(f'certified "{block.name}" by {record.get("by")} at {record.get("at")}')
+    return 0
+
+
+def _dql_run(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from pathlib import Path
+
+    path = Path(args.file)
+    if not path.is_file():
+        raise _usage(f"No DQL file at {path}.")
+    session = _session(args)
+    from .dql import load_dql
+
+    load_dql(path)  # a malformed file fails here with file:line:column
+    result = session.run_dql(path.read_text(encoding="utf-8"))
+    preview = result.preview
+    table = Table(*[str(c) for c in preview.columns])
+    for row in preview.rows[:20]:
+        table.add_row(*("" if v is None else str(v) for v in row))
+    out.print(table)
+    for a in result.assertions:
+        out.print(f"{'✓' if a.passed else '✗'} {a.expression} (observed {a.observed})")
+    return 0 if result.passed else 1
+
+
+def _project(args: argparse.Namespace) -> str:
+    """The same project folder `ask` used: --project, else the sample's, else the cwd."""
+    if args.project:
+        return str(args.project)
+    if args.db == "sample":
+        from .sample import sample_project_dir
+
+        return str(sample_project_dir())
+    return os.getcwd()
+
+
+def _usage(message: str) -> ZLensError:
+    from .errors import UserError
+
+    return UserError(message)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

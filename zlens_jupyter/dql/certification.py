@@ -1,0 +1,227 @@
+"""Local, human certification of blocks, and drift detection afterwards.
+
+A block is certifiable when it has domain, owner, description, grain and outputs; its query
+is read-only, runs, returns every declared output, and it has at least one test, all passing.
+(We require a test because "it ran" alone says nothing about whether the numbers are right.)
+
+Certifying records who, when, a hash of the normalized compiled SQL, the referenced tables and
+a fingerprint of their schema. A certified block whose SQL or schema has since changed has
+drifted and becomes `pending_recertification` until a person certifies it again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
+from sqlglot.optimizer.scope import traverse_scope
+
+from zlens_jupyter.dql.block import Block
+from zlens_jupyter.dql.model import BlockStatus, Field, Section
+from zlens_jupyter.dql.references import MetricResolver, compile_block
+from zlens_jupyter.dql.runner import BlockRun, QueryRunner, run_block
+from zlens_jupyter.errors import GuardrailViolation, UserError
+
+if TYPE_CHECKING:
+    from zlens_jupyter.dql.library import BlockLibrary
+
+REQUIRED_METADATA = ("domain", "owner", "description", "grain", "outputs")
+_EXAMPLES = {
+    "domain": 'domain = "finance"',
+    "owner": 'owner = "analytics@company.com"',
+    "description": 'description = "What this block answers."',
+    "grain": 'grain = "one row per ..."',
+    "outputs": 'outputs = ["col_a", "col_b"]',
+}
+
+
+@dataclass
+class Verdict:
+    """Whether a block may be certified, and if not, every reason why."""
+
+    certifiable: bool
+    problems: list[str] = field(default_factory=list)
+    run: BlockRun | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "certifiable": self.certifiable,
+            "problems": list(self.problems),
+            "run": self.run.to_dict() if self.run else None,
+        }
+
+
+def certification_verdict(
+    block: Block,
+    library: BlockLibrary | None,
+    runner: QueryRunner,
+    *,
+    params: Mapping[str, Any] | None = None,
+    metric_resolver: MetricResolver | None = None,
+) -> Verdict:
+    """Check every certification requirement and list the problems (empty when certifiable)."""
+    problems = [
+        f"missing {name}: add {_EXAMPLES[name]}"
+        for name in REQUIRED_METADATA
+        if not _has(block, name)
+    ]
+    if block.status is BlockStatus.DEPRECATED:
+        problems.append("block is deprecated: set status to draft or review before certifying")
+    try:
+        run = run_block(block, library, runner, params, metric_resolver=metric_resolver)
+    except GuardrailViolation as exc:
+        return Verdict(False, [*problems, f"query is not read-only: {exc}"])
+    except UserError as exc:
+        return Verdict(False, [*problems, str(exc)])
+    except Exception as exc:  # a database error from the runner: report it, do not crash
+        return Verdict(False, [*problems, f"query failed: {exc}"])
+    returned = {c.lower() for c in run.preview.columns}
+    missing = [name for name in block.outputs if name.lower() not in returned]
+    if missing:
+        problems.append(
+            f"query does not return declared outputs {', '.join(missing)} "
+            f"(it returns {', '.join(run.preview.columns)})"
+        )
+    if not block.tests:
+        problems.append("no tests: add at least one assertion, e.g. tests { assert row_count > 0 }")
+    problems.extend(f"test failed: {result.message}" for result in run.failures)
+    return Verdict(not problems, problems, run)
+
+
+def certify(
+    block_name: str,
+    library: BlockLibrary,
+    runner: QueryRunner,
+    *,
+    by: str,
+    now: dt.datetime | None = None,
+    params: Mapping[str, Any] | None = None,
+    metric_resolver: MetricResolver | None = None,
+) -> Block:
+    """Certify a block (a human act): verify it, record the certification, write the file.
+
+    Raises UserError listing the problems when the block is not certifiable. Returns the
+    block as re-read from the rewritten file.
+    """
+    block = library.require(block_name)
+    if not by or not by.strip():
+        raise UserError("Say who is certifying: certify(..., by='name@company.com').")
+    verdict = certification_verdict(
+        block, library, runner, params=params, metric_resolver=metric_resolver
+    )
+    if not verdict.certifiable or verdict.run is None:
+        raise UserError(f"Cannot certify {block.name!r}:\n- " + "\n- ".join(verdict.problems))
+    compiled = compile_block(block, library, metric_resolver=metric_resolver, require_params=False)
+    tables = referenced_tables(compiled.sql)
+    moment = now or dt.datetime.now(dt.UTC)
+    record = Section(
+        "certification",
+        [
+            Field("by", by.strip()),
+            Field("at", moment.isoformat(timespec="seconds")),
+            Field("sql_hash", sql_hash(compiled.sql)),
+            Field("schema_fingerprint", runner.schema_fingerprint(tables)),
+            Field("tables", list(tables)),
+        ],
+    )
+    return library.update_block(
+        block.name, fields={"status": str(BlockStatus.CERTIFIED)}, sections=[record]
+    )
+
+
+def check_drift(
+    block: Block,
+    library: BlockLibrary | None,
+    runner: QueryRunner,
+    *,
+    metric_resolver: MetricResolver | None = None,
+) -> str | None:
+    """Why a certified block no longer matches its certification record, or None.
+
+    Blocks that are not certified, or certified in the file without a record (trust source
+    "declared in file"), have nothing to compare against and return None.
+    """
+    record = block.certification
+    if not block.is_certified or not record:
+        return None
+    try:
+        compiled = compile_block(
+            block, library, metric_resolver=metric_resolver, require_params=False
+        )
+    except UserError as exc:
+        return f"query no longer compiles: {exc}"
+    recorded_hash = record.get("sql_hash")
+    current_hash = sql_hash(compiled.sql)
+    if recorded_hash and recorded_hash != current_hash:
+        return f"SQL changed since certification ({recorded_hash} → {current_hash})"
+    recorded_fingerprint = record.get("schema_fingerprint")
+    if recorded_fingerprint:
+        tables = record.get("tables")
+        names = (
+            [str(t) for t in tables]
+            if isinstance(tables, list)
+            else referenced_tables(compiled.sql)
+        )
+        try:
+            current = runner.schema_fingerprint(names)
+        except Exception as exc:  # a dropped table can make fingerprinting itself fail
+            return f"schema of {', '.join(names)} could not be read: {exc}"
+        if current != recorded_fingerprint:
+            return f"schema of {', '.join(names) or 'the database'} changed since certification"
+    return None
+
+
+def normalized_sql(sql: str) -> str:
+    """SQL regenerated canonically: comments, whitespace and keyword/identifier case removed.
+
+    >>> normalized_sql("select  A from T -- note") == normalized_sql("SELECT a\\nFROM t")
+    True
+    """
+    try:
+        statements = [s for s in sqlglot.parse(sql, read="duckdb") if s is not None]
+        return ";\n".join(
+            normalize_identifiers(s, dialect="duckdb").sql(dialect="duckdb", comments=False)
+            for s in statements
+        )
+    except sqlglot.errors.SqlglotError:
+        # Not parseable by sqlglot (rare DuckDB syntax): fall back to whitespace folding.
+        without_comments = re.sub(r"--[^\n]*|/\*.*?\*/", " ", sql, flags=re.DOTALL)
+        return " ".join(without_comments.split())
+
+
+def sql_hash(sql: str) -> str:
+    """`sha256:<hex>` of the normalized SQL."""
+    return "sha256:" + hashlib.sha256(normalized_sql(sql).encode("utf-8")).hexdigest()
+
+
+def referenced_tables(sql: str) -> list[str]:
+    """Tables the SQL reads (as written, qualified if qualified), excluding CTE names.
+
+    >>> referenced_tables("WITH x AS (SELECT * FROM flights) SELECT * FROM x JOIN main.airlines")
+    ['flights', 'main.airlines']
+    """
+    try:
+        tree = sqlglot.parse_one(sql, read="duckdb")
+        # Scopes tell a table from a CTE or subquery of the same name.
+        sources = [src for scope in traverse_scope(tree) for src in scope.sources.values()]
+    except sqlglot.errors.SqlglotError:
+        return []
+    found: dict[str, str] = {}
+    for table in sources:
+        if not isinstance(table, exp.Table) or not isinstance(table.this, exp.Identifier):
+            continue  # CTEs, subqueries and table functions such as read_csv(...)
+        qualified = ".".join(p for p in (table.catalog, table.db, table.name) if p)
+        found.setdefault(qualified.lower(), qualified)
+    return sorted(found.values(), key=str.lower)
+
+
+def _has(block: Block, name: str) -> bool:
+    value = getattr(block, name)
+    return bool(value)

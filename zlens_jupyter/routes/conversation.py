@@ -1,0 +1,55 @@
+"""clarify and converse: the routes that answer with words, not data."""
+
+from __future__ import annotations
+
+from ..engine import Artifact, StepContext, StepOutcome
+from .kit import RouteKit
+
+
+class Clarify:
+    """Ask one sharp question, naming the closest things the data does have."""
+
+    idempotent = True
+
+    def __init__(self, kit: RouteKit) -> None:
+        self.kit = kit
+
+    def __call__(self, ctx: StepContext) -> StepOutcome:
+        parsed = self.kit.parse(ctx.question)
+        question = parsed.clarification
+        if not question:
+            linked = self.kit.warehouse.link(ctx.question, k_columns=5)
+            names = [f"{c.table}.{c.column}" for c in linked.columns[:3]]
+            question = "Which measure do you mean" + (f": {', '.join(names)}?" if names else "?")
+        return StepOutcome(
+            clarification=question,
+            artifacts=[
+                Artifact(
+                    kind="clarification",
+                    title="Clarifying question",
+                    content={"question": question},
+                )
+            ],
+        )
+
+
+class Converse:
+    """Greetings and thanks: a short reply that says what can be asked, from this project."""
+
+    idempotent = True
+
+    def __init__(self, kit: RouteKit) -> None:
+        self.kit = kit
+
+    def __call__(self, ctx: StepContext) -> StepOutcome:
+        examples = [b.name for b in self.kit.library.certified()][:3]
+        metrics = [m.display_name for m in self.kit.semantic.metrics][:4]
+        tables = list(self.kit.warehouse.catalog().tables)[:4]
+        parts = ["Hello! Ask me a question about your data."]
+        if examples:
+            parts.append("Certified answers: " + "; ".join(examples) + ".")
+        if metrics:
+            parts.append("Metrics: " + ", ".join(metrics) + ".")
+        elif tables:
+            parts.append("Tables: " + ", ".join(tables) + ".")
+        return StepOutcome(answer=" ".join(parts), action_key="converse")

@@ -1,0 +1,147 @@
+"""What every route executor shares: the warehouse, the block library, the semantic model, and
+one way to run a statement that records the facts the gates will judge."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlglot
+from sqlglot import exp
+
+from ..dql import BlockLibrary
+from ..engine import StepContext
+from ..errors import GuardrailViolation, QueryError, QueryTimeout
+from ..semantic import SemanticModel
+from ..warehouse import Warehouse
+from .lexicon import Lexicon, build_lexicon
+from .question import parse_question
+from .spec import ParseResult
+
+# Requests to change data or reach outside it are refused before any SQL exists.
+_WRITE_INTENT = re.compile(
+    r"^\s*(please\s+|can you\s+|could you\s+)?(delete|drop|truncate|insert|update|alter|remove|"
+    r"wipe|erase|overwrite|grant|revoke|attach|detach|install|create|replace|set)\b"
+    r"|\b(delete|drop|truncate|wipe|erase|remove)\s+(all|every|the|table|tables|rows|records|data|"
+    r"database)\b|\b(insert\s+into|update\s+\w+\s+set|alter\s+table|create\s+(table|view))\b",
+    re.IGNORECASE,
+)
+_FILE_INTENT = re.compile(
+    r"(/etc/|/root/|/home/|~/|\.\./|\bpasswd\b|\.ssh\b|\bread(_csv|_parquet|_text|_json|_blob)\b|"
+    r"\b(read|open|cat|show)\s+(the\s+)?(file|files)\b|https?://|file://|\bs3://|"
+    r"\benv(ironment)?\s+variables?\b|\bapi[_ ]key\b|\bsecrets?\b)",
+    re.IGNORECASE,
+)
+_SQL_START = re.compile(r"^\s*(select|with)\b", re.IGNORECASE)
+
+
+def refuse_unsafe_request(question: str) -> None:
+    """Agent SQL is read-only whatever the question says: refuse, never attempt."""
+    if _WRITE_INTENT.search(question):
+        raise GuardrailViolation(
+            "ZLens only reads data: it will not delete, change or create anything. "
+            "Ask a question about the data instead."
+        )
+    if _FILE_INTENT.search(question):
+        raise GuardrailViolation(
+            "ZLens only queries the connected database: it will not read files, URLs, "
+            "environment variables or secrets."
+        )
+
+
+def looks_like_sql(text: str) -> bool:
+    return bool(_SQL_START.match(text))
+
+
+@dataclass
+class RouteKit:
+    warehouse: Warehouse
+    library: BlockLibrary
+    semantic: SemanticModel
+    project_dir: Path
+    preview_limit: int = 1000
+    statement_timeout_s: float = 30.0
+    _lexicon: tuple[str, Lexicon] | None = field(default=None, repr=False)
+
+    def lexicon(self) -> Lexicon:
+        catalog = self.warehouse.catalog()
+        if self._lexicon is None or self._lexicon[0] != catalog.fingerprint:
+            self._lexicon = (catalog.fingerprint, build_lexicon(catalog, self.semantic))
+        return self._lexicon[1]
+
+    def parse(self, question: str) -> ParseResult:
+        catalog = self.warehouse.catalog()
+        values = self.warehouse.probe_values(question)
+        result = parse_question(question, catalog, self.lexicon(), self.semantic, values)
+        if result.clarification and result.unresolved and not result.candidates:
+            linked = self.warehouse.link(" ".join(result.unresolved), k_columns=5)
+            result.candidates = [f"{c.table}.{c.column}" for c in linked.columns[:5]]
+            if result.candidates:
+                result.clarification += " Did you mean " + ", ".join(result.candidates[:3]) + "?"
+        return result
+
+    def execute(
+        self, sql: str, ctx: StepContext, params: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+        """Guard, validate against the catalog, run bounded. Returns (result, facts for gates).
+
+        A guardrail violation raises (the loop stops the run); everything else is recorded.
+        """
+        normalized = self.warehouse.guard(sql)
+        facts: dict[str, Any] = {"guarded": True, "sql": sql}
+        problems = self.warehouse.validate(normalized)
+        facts["grounding"] = grounding_of(normalized)
+        if problems:
+            facts["validation_problems"] = [
+                {"kind": p.kind, "name": p.name, "nearest": p.nearest, "message": p.message}
+                for p in problems
+            ]
+            return None, facts
+        timeout = max(0.5, min(self.statement_timeout_s, ctx.deadline_s))
+        try:
+            preview = self.warehouse.preview(
+                sql, params=params, limit=self.preview_limit, timeout_s=timeout
+            )
+        except QueryTimeout as exc:
+            facts["error"] = str(exc)
+            facts["timeout"] = True
+            return None, facts
+        except QueryError as exc:
+            facts["error"] = str(exc)
+            return None, facts
+        result = preview.to_dict()
+        result.pop("sql", None)
+        ctx.tool_result(
+            "run_sql_preview",
+            f"{preview.row_count} rows in {preview.elapsed_ms:.0f} ms",
+            {"rows": preview.row_count, "truncated": preview.truncated},
+        )
+        return result, facts
+
+
+def grounding_of(sql: str) -> dict[str, list[str]]:
+    """The tables and columns a statement touches (what "grounded in the catalog" refers to)."""
+    tree = sqlglot.parse_one(sql, dialect="duckdb")
+    ctes = {c.alias_or_name for c in tree.find_all(exp.CTE)}
+    tables = sorted({t.name for t in tree.find_all(exp.Table) if t.name not in ctes})
+    columns = sorted({c.sql(dialect="duckdb") for c in tree.find_all(exp.Column)})
+    return {"tables": tables, "columns": columns}
+
+
+def apply_lexical_repair(sql: str, hint: str) -> str | None:
+    """Apply a machine hint of the form "replace <old> with <new>" to identifiers in `sql`."""
+    pairs = re.findall(r"replace (\S+) with (\S+)", hint)
+    if not pairs:
+        return None
+    tree = sqlglot.parse_one(sql, dialect="duckdb")
+    mapping = {old.strip("\"'`").lower(): new.strip("\"'`") for old, new in pairs}
+
+    def swap(node: exp.Expr) -> exp.Expr:
+        if isinstance(node, exp.Identifier) and node.name.lower() in mapping:
+            return exp.to_identifier(mapping[node.name.lower()].split(".")[-1])
+        return node
+
+    repaired = tree.transform(swap).sql(dialect="duckdb", pretty=True)
+    return repaired if repaired != sql else None

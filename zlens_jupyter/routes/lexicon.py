@@ -1,0 +1,137 @@
+"""The vocabulary of one database: every phrase that names a table, column, metric or dimension.
+
+Built from the catalog and the optional semantic model. Matching is exact on stemmed words
+(no fuzzy scores), because the parser must never answer with an unrelated column: a phrase
+either names something in the data or it stays unresolved and the question is clarified.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..semantic import SemanticModel
+from ..warehouse import Catalog
+from .language import identifier_words, question_tokens, stem, stems
+
+NUMERIC_TYPES = (
+    "INT",
+    "DECIMAL",
+    "DOUBLE",
+    "FLOAT",
+    "REAL",
+    "NUMERIC",
+    "HUGEINT",
+    "BIGINT",
+    "SMALLINT",
+    "TINYINT",
+    "UBIGINT",
+    "UINTEGER",
+)
+TIME_TYPES = ("DATE", "TIMESTAMP")
+
+
+def is_numeric(sql_type: str) -> bool:
+    return sql_type.upper().startswith(NUMERIC_TYPES)
+
+
+def is_temporal(sql_type: str) -> bool:
+    return sql_type.upper().startswith(TIME_TYPES)
+
+
+def is_key(column: str) -> bool:
+    low = column.lower()
+    return low == "id" or (low.endswith(("_id", "_key", "id")) and low not in ("paid", "valid"))
+
+
+@dataclass(frozen=True)
+class Target:
+    """Something a phrase can name."""
+
+    kind: str  # table | column | metric | dimension
+    table: str
+    column: str | None = None  # the column, or the SQL expression of a dimension
+    name: str | None = None  # metric or dimension name
+    type: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.name or self.column or self.table
+
+
+@dataclass
+class Lexicon:
+    phrases: dict[tuple[str, ...], list[Target]] = field(default_factory=dict)
+    longest: int = 1
+
+    def add(self, words: tuple[str, ...] | list[str], target: Target) -> None:
+        key = stems(tuple(words))
+        if not key:
+            return
+        bucket = self.phrases.setdefault(key, [])
+        if target not in bucket:
+            bucket.append(target)
+        self.longest = max(self.longest, len(key))
+
+    def lookup(self, words: list[str]) -> list[Target]:
+        return self.phrases.get(stems(tuple(words)), [])
+
+
+def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
+    lex = Lexicon()
+    for table in catalog.tables.values():
+        t_words = identifier_words(table.name)
+        lex.add(t_words, Target("table", table.name))
+        singular = tuple(stem(w) for w in t_words)
+        for col in table.columns:
+            target = Target("column", table.name, col.name, type=col.type)
+            words = identifier_words(col.name)
+            lex.add(words, target)
+            # "airline name", "plane model": the table's name qualifies its column.
+            lex.add(singular + words, target)
+            if words[: len(singular)] == singular and len(words) > len(singular):
+                lex.add(words[len(singular) :], target)  # customer_name -> "name" on customers
+    if semantic is not None:
+        for metric in semantic.metrics:
+            target = Target("metric", metric.table, metric.sql, name=metric.name, type=metric.type)
+            for phrase in (metric.name.replace("_", " "), metric.label, *metric.synonyms):
+                if phrase:
+                    lex.add(question_tokens(phrase), target)
+        for dim in semantic.dimensions:
+            target = Target("dimension", dim.table, dim.sql, name=dim.name, type=dim.type)
+            for phrase in (dim.name.replace("_", " "), dim.label, *dim.synonyms):
+                if phrase:
+                    lex.add(question_tokens(phrase), target)
+    return lex
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+    targets: tuple[Target, ...]
+
+    @property
+    def words(self) -> int:
+        return self.end - self.start
+
+
+def find_spans(tokens: list[str], lex: Lexicon, taken: set[int]) -> list[Span]:
+    """Greedy longest-first phrase matches over tokens not already explained by something else."""
+    spans = []
+    i = 0
+    while i < len(tokens):
+        if i in taken:
+            i += 1
+            continue
+        for size in range(min(lex.longest, len(tokens) - i), 0, -1):
+            window = list(range(i, i + size))
+            if any(j in taken for j in window):
+                continue
+            targets = lex.lookup(tokens[i : i + size])
+            if targets:
+                spans.append(Span(i, i + size, tuple(targets)))
+                i += size
+                break
+        else:
+            i += 1
+    return spans

@@ -1,0 +1,80 @@
+"""Answer sentences built from the result itself: data first, and every number in the sentence
+is a value in the result (the gates check this). How the loop got there stays in the trace."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def fmt(value: Any) -> str:
+    """A result value as the sentence shows it: thousands separators, at most 2 decimals."""
+    if isinstance(value, bool) or value is None:
+        return str(value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:,.0f}" if value.is_integer() else f"{value:,.2f}"
+    return str(value)
+
+
+def humanize(alias: str) -> str:
+    text = alias.replace("_", " ").strip()
+    for prefix, word in (
+        ("avg ", "average "),
+        ("sum ", "total "),
+        ("max ", "maximum "),
+        ("min ", "minimum "),
+        ("distinct ", "distinct "),
+    ):
+        if text.startswith(prefix):
+            text = word + text[len(prefix) :]
+    return text[:1].upper() + text[1:]
+
+
+def describe(
+    result: dict[str, Any], shape: str, *, filters: str = "", measure: str | None = None
+) -> str:
+    """One sentence for a result of a given shape (scalar, breakdown, timeseries, topn).
+
+    `measure` names the value column when it is not the last one (a block's chart y)."""
+    columns, rows = result["columns"], result["rows"]
+    if measure in columns and measure != columns[-1]:
+        at = columns.index(measure)
+        keep = [i for i, c in enumerate(columns) if i == at or not _numeric_column(rows, i)]
+        keep = [i for i in keep if i != at] + [at]
+        columns = [columns[i] for i in keep]
+        rows = [[row[i] for i in keep] for row in rows]
+    if not rows:
+        return f"No rows match{filters}." if filters else "The query returned no rows."
+    where = f" ({filters})" if filters else ""
+    if shape == "scalar" or (len(rows) == 1 and len(columns) <= 2 and shape != "topn"):
+        parts = [f"{humanize(c)} is {fmt(v)}" for c, v in zip(columns, rows[0], strict=False)]
+        return "; ".join(parts) + where + "."
+    measure = columns[-1]
+    label = humanize(measure)
+    dims = columns[:-1]
+    if shape == "timeseries":
+        first, last = rows[0], rows[-1]
+        when = lambda row: " ".join(fmt(v) for v in row[:-1])  # noqa: E731
+        text = (
+            f"{label} by {', '.join(dims)} from {when(first)} to {when(last)}: "
+            f"{fmt(last[-1])} in {when(last)}"
+        )
+        if len(rows) > 1:
+            prev = rows[-2]
+            text += f", after {fmt(prev[-1])} in {when(prev)}"
+        return text + where + "."
+    names = lambda row: " / ".join(fmt(v) for v in row[:-1])  # noqa: E731
+    shown = rows[:3]
+    listed = ", ".join(f"{names(r)} ({fmt(r[-1])})" for r in shown)
+    if shape == "topn" and len(rows) == 1:
+        return f"{names(rows[0])} ranks first by {label.lower()}: {fmt(rows[0][-1])}{where}."
+    if shape == "topn":
+        return f"Top {len(rows)} {', '.join(dims)} by {label.lower()}: {listed}{where}."
+    total = result.get("row_count", len(rows))
+    more = ", …" if len(rows) > 3 and not where else ""
+    return f"{label} by {', '.join(dims)} ({total} groups): {listed}{more}{where}."
+
+
+def _numeric_column(rows: list[list[Any]], i: int) -> bool:
+    return any(isinstance(r[i], int | float) and not isinstance(r[i], bool) for r in rows[:5])

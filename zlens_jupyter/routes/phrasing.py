@@ -1,0 +1,261 @@
+"""Phrasing: the words around data names that say how to aggregate, group, filter and order.
+
+Each function finds one kind of phrase in the token list and marks the tokens it explains as
+taken, so that whatever is left over and not a stopword is honestly "unresolved".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .language import MONTHS, NUMBER_WORDS, to_number
+from .spec import TimeRange
+
+AGG_WORDS: dict[tuple[str, ...], str] = {
+    ("how", "many", "distinct"): "count_distinct",
+    ("how", "many", "unique"): "count_distinct",
+    ("how", "many", "different"): "count_distinct",
+    ("number", "of", "distinct"): "count_distinct",
+    ("number", "of", "unique"): "count_distinct",
+    ("count", "of", "distinct"): "count_distinct",
+    ("distinct",): "count_distinct",
+    ("unique",): "count_distinct",
+    ("how", "many"): "count",
+    ("number", "of"): "count",
+    ("count", "of"): "count",
+    ("count",): "count",
+    ("average",): "avg",
+    ("avg",): "avg",
+    ("mean",): "avg",
+    ("total",): "sum",
+    ("sum", "of"): "sum",
+    ("sum",): "sum",
+    ("maximum",): "max",
+    ("max",): "max",
+    ("minimum",): "min",
+    ("min",): "min",
+}
+# Superlatives: MAX/MIN of a column when nothing is grouped, an ordering when something is.
+SUPERLATIVES = {
+    "highest": True,
+    "largest": True,
+    "longest": True,
+    "biggest": True,
+    "greatest": True,
+    "most": True,
+    "top": True,
+    "best": True,
+    "busiest": True,
+    "lowest": False,
+    "smallest": False,
+    "shortest": False,
+    "least": False,
+    "fewest": False,
+    "bottom": False,
+    "worst": False,
+}
+GROUP_MARKERS = [
+    ("broken", "down", "by"),
+    ("grouped", "by"),
+    ("split", "by"),
+    ("for", "each"),
+    ("by",),
+    ("per",),
+    ("each",),
+    ("every",),
+    ("across",),
+]
+GRAIN_WORDS = {
+    "daily": "day",
+    "weekly": "week",
+    "monthly": "month",
+    "quarterly": "quarter",
+    "yearly": "year",
+    "annually": "year",
+    "annual": "year",
+}
+GRAINS = ("day", "week", "month", "quarter", "year")
+COMPARISONS: list[tuple[tuple[str, ...], str]] = [
+    (("greater", "than", "or", "equal", "to"), ">="),
+    (("less", "than", "or", "equal", "to"), "<="),
+    (("greater", "than"), ">"),
+    (("more", "than"), ">"),
+    (("larger", "than"), ">"),
+    (("higher", "than"), ">"),
+    (("longer", "than"), ">"),
+    (("over",), ">"),
+    (("above",), ">"),
+    (("exceeding",), ">"),
+    (("at", "least"), ">="),
+    (("less", "than"), "<"),
+    (("fewer", "than"), "<"),
+    (("smaller", "than"), "<"),
+    (("lower", "than"), "<"),
+    (("shorter", "than"), "<"),
+    (("under",), "<"),
+    (("below",), "<"),
+    (("at", "most"), "<="),
+    (("equal", "to"), "="),
+    (("exactly",), "="),
+]
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+@dataclass
+class Comparison:
+    op: str
+    value: float | int
+    op_start: int  # the phrase naming the column ends right before this token
+
+
+def match_at(tokens: list[str], i: int, phrase: tuple[str, ...]) -> bool:
+    return tuple(tokens[i : i + len(phrase)]) == phrase
+
+
+def find_aggregates(tokens: list[str], taken: set[int]) -> list[tuple[int, int, str]]:
+    """(start, end, agg) for every aggregation phrase, longest phrase first at each position."""
+    found = []
+    i = 0
+    phrases = sorted(AGG_WORDS, key=len, reverse=True)
+    while i < len(tokens):
+        for phrase in phrases:
+            if match_at(tokens, i, phrase) and not taken & set(range(i, i + len(phrase))):
+                found.append((i, i + len(phrase), AGG_WORDS[phrase]))
+                taken.update(range(i, i + len(phrase)))
+                i += len(phrase) - 1
+                break
+        i += 1
+    return found
+
+
+def find_top_n(tokens: list[str], taken: set[int]) -> tuple[int | None, bool | None, int | None]:
+    """(limit, descending, position after the phrase) from "top 5", "bottom 3", "first ten"."""
+    for i, tok in enumerate(tokens[:-1]):
+        if tok in ("top", "bottom", "first", "last") and i not in taken:
+            n = to_number(tokens[i + 1])
+            if isinstance(n, int) and 0 < n <= 1000:
+                taken.update({i, i + 1})
+                return n, tok in ("top", "first"), i + 2
+    return None, None, None
+
+
+def find_superlative(tokens: list[str], taken: set[int]) -> tuple[bool | None, int | None]:
+    for i, tok in enumerate(tokens):
+        if tok in SUPERLATIVES and i not in taken:
+            taken.add(i)
+            return SUPERLATIVES[tok], i
+    return None, None
+
+
+def find_comparisons(tokens: list[str], taken: set[int]) -> list[Comparison]:
+    found = []
+    for i in range(len(tokens)):
+        for phrase, op in COMPARISONS:
+            end = i + len(phrase)
+            if (
+                match_at(tokens, i, phrase)
+                and end < len(tokens)
+                and not taken & set(range(i, end + 1))
+            ):
+                value = to_number(tokens[end])
+                if value is not None:
+                    found.append(Comparison(op, value, i))
+                    taken.update(range(i, end + 1))
+                    break
+    return found
+
+
+def find_group_markers(tokens: list[str], taken: set[int]) -> list[int]:
+    """Positions right after a grouping word ("by", "per", "for each" ...)."""
+    starts = []
+    i = 0
+    while i < len(tokens):
+        for phrase in GROUP_MARKERS:
+            if match_at(tokens, i, phrase) and i not in taken:
+                taken.update(range(i, i + len(phrase)))
+                starts.append(i + len(phrase))
+                i += len(phrase) - 1
+                break
+        i += 1
+    return starts
+
+
+def find_time_grain(tokens: list[str], taken: set[int], group_starts: list[int]) -> str | None:
+    """ "monthly", "by month", "per quarter", "over time" (month), "trend" (month)."""
+    for i, tok in enumerate(tokens):
+        if tok in GRAIN_WORDS and i not in taken:
+            taken.add(i)
+            return GRAIN_WORDS[tok]
+    for start in group_starts:
+        if start < len(tokens) and tokens[start] in GRAINS:
+            taken.add(start)
+            return tokens[start]
+    for i in range(len(tokens) - 1):
+        if tokens[i : i + 2] == ["over", "time"]:
+            taken.update({i, i + 1})
+            return "month"
+    return None
+
+
+def find_time_range(tokens: list[str], taken: set[int]) -> TimeRange | None:
+    """A calendar range: "in 2024", "in July 2013", "during Q4 2025", "in July",
+    "between 2024-01-01 and 2024-03-31", "since 2024"."""
+    for i, tok in enumerate(tokens):
+        if i in taken:
+            continue
+        if tok == "between" and i + 3 < len(tokens) and tokens[i + 2] == "and":
+            a, b = tokens[i + 1], tokens[i + 3]
+            if _ISO_DATE.match(a) and _ISO_DATE.match(b):
+                taken.update(range(i, i + 4))
+                return TimeRange(a, _next_day(b), f"between {a} and {b}")
+        if tok in ("in", "during", "for", "since", "before", "after") and i + 1 < len(tokens):
+            found = _period_at(tokens, i + 1)
+            if found is not None:
+                period, used = found
+                taken.update(range(i, i + 1 + used))
+                if tok == "since" or tok == "after":
+                    start = period.end if tok == "after" else period.start
+                    return TimeRange(start, "9999-12-31", f"{tok} {period.said}")
+                if tok == "before":
+                    return TimeRange("0001-01-01", period.start, f"before {period.said}")
+                return period
+    return None
+
+
+def _period_at(tokens: list[str], i: int) -> tuple[TimeRange, int] | None:
+    tok = tokens[i]
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+    if (tok in MONTHS and tok not in ("may", "mar")) or (tok in ("may", "mar") and _is_year(nxt)):
+        month = MONTHS[tok]
+        if _is_year(nxt):
+            year = int(nxt)
+            start = f"{year:04d}-{month:02d}-01"
+            end = f"{year + (month == 12):04d}-{month % 12 + 1:02d}-01"
+            return TimeRange(start, end, f"{tok.title()} {year}"), 2
+        return TimeRange("", "", tok.title(), month_only=month), 1
+    if re.fullmatch(r"q[1-4]", tok) and _is_year(nxt):
+        q, year = int(tok[1]), int(nxt)
+        start_month = 3 * (q - 1) + 1
+        end = f"{year + (q == 4):04d}-{(start_month + 3 - 1) % 12 + 1:02d}-01"
+        return TimeRange(f"{year:04d}-{start_month:02d}-01", end, f"Q{q} {year}"), 2
+    if _is_year(tok):
+        year = int(tok)
+        return TimeRange(f"{year:04d}-01-01", f"{year + 1:04d}-01-01", str(year)), 1
+    if _ISO_DATE.match(tok):
+        return TimeRange(tok, _next_day(tok), tok), 1
+    return None
+
+
+def _is_year(tok: str) -> bool:
+    return bool(re.fullmatch(r"(19|20)\d\d", tok))
+
+
+def _next_day(iso: str) -> str:
+    import datetime as dt
+
+    return (dt.date.fromisoformat(iso) + dt.timedelta(days=1)).isoformat()
+
+
+def number_word(tok: str) -> bool:
+    return tok in NUMBER_WORDS

@@ -1,0 +1,406 @@
+"""The deterministic question parser: a question plus the catalog -> a QuestionSpec, or one
+clarifying question naming the closest candidates.
+
+Order of work: values found in the data, then time, top-N, comparisons, aggregation and
+grouping words, then the names of tables/columns/metrics in what is left. Anything left
+after that which is not a stopword is unresolved, and an unresolved word means we ask rather
+than guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..semantic import SemanticModel
+from ..warehouse import Catalog, ValueMatch
+from .language import STOPWORDS, question_tokens, stem
+from .lexicon import Lexicon, Span, Target, find_spans, is_key, is_numeric, is_temporal
+from .phrasing import (
+    find_aggregates,
+    find_comparisons,
+    find_group_markers,
+    find_superlative,
+    find_time_grain,
+    find_time_range,
+    find_top_n,
+)
+from .spec import Filter, GroupBy, Measure, ParseResult, QuestionSpec
+
+# Words that glue a question together without naming data.
+_GLUE = STOPWORDS | {
+    "which",
+    "has",
+    "have",
+    "had",
+    "most",
+    "common",
+    "popular",
+    "frequent",
+    "flown",
+    "did",
+    "happened",
+    "made",
+    "placed",
+    "sold",
+    "trend",
+    "time",
+    "breakdown",
+    "compare",
+    "comparison",
+    "biggest",
+    "it",
+    "whole",
+    "depart",
+    "departed",
+    "arrive",
+    "arrived",
+    "fly",
+    "flew",
+    "leave",
+    "left",
+    "go",
+    "went",
+    "operate",
+    "operated",
+    "make",
+    "buy",
+    "bought",
+    "ordered",
+    "place",
+    "ship",
+    "shipped",
+    "sell",
+    "spend",
+    "spent",
+    "happen",
+    "appear",
+    "exist",
+    "recorded",
+    "currently",
+    "ever",
+    "so",
+    "far",
+    "altogether",
+    "together",
+    "right",
+    "now",
+    "write",
+    "sql",
+    "query",
+    "draft",
+    "dql",
+    "block",
+    "code",
+    "generate",
+    "cell",
+    "snippet",
+    "reusable",
+    "need",
+    "want",
+    "like",
+    "know",
+}
+_FROM_WORDS = {"from", "departing", "leaving", "out", "origin"}
+_TO_WORDS = {"to", "arriving", "into", "bound", "destination", "toward", "towards"}
+
+
+@dataclass
+class _Parse:
+    tokens: list[str]
+    taken: set[int]
+    catalog: Catalog
+    semantic: SemanticModel | None
+
+
+def parse_question(
+    question: str,
+    catalog: Catalog,
+    lexicon: Lexicon,
+    semantic: SemanticModel | None = None,
+    values: list[ValueMatch] | None = None,
+) -> ParseResult:
+    tokens = question_tokens(question)
+    p = _Parse(tokens, set(), catalog, semantic)
+    spec = QuestionSpec()
+    spec.time_range = find_time_range(tokens, p.taken)
+    value_filters = _value_filters(p, values or [])
+    limit, desc, after_top = find_top_n(tokens, p.taken)
+    comparisons = find_comparisons(tokens, p.taken)
+    aggs = find_aggregates(tokens, p.taken)
+    group_starts = find_group_markers(tokens, p.taken)
+    spec.time_grain = find_time_grain(tokens, p.taken, group_starts)
+    superlative, _ = find_superlative(tokens, p.taken)
+    spans = find_spans(tokens, lexicon, p.taken)
+    for span in spans:
+        p.taken.update(range(span.start, span.end))
+
+    unresolved = [
+        t
+        for i, t in enumerate(tokens)
+        if i not in p.taken and t not in _GLUE and stem(t) not in _GLUE and not t.isdigit()
+    ]
+    if unresolved:
+        return _clarify_unresolved(unresolved)
+
+    # Roles: a span right after a grouping word (or after "top N"/"which") is a grouping.
+    group_spans = [s for s in spans if _follows(s, group_starts, tokens)]
+    if after_top is not None:
+        group_spans += [s for s in spans if s.start == after_top and s not in group_spans]
+    if tokens[:1] == ["which"] or (tokens[:2] in (["what", "is"], ["what", "are"]) and superlative):
+        first = next((s for s in spans if s.start <= 2), None)
+        if first is not None and first not in group_spans and superlative is not None:
+            group_spans.append(first)
+            limit = limit or 1
+    # "top 5 products by revenue": what follows "by" is the ranking measure when it is one.
+    if len(group_spans) > 1 or after_top is not None or superlative is not None:
+        group_spans = [s for s in group_spans if not _names_measure(s, aggs)] or group_spans[:1]
+    comparison_spans = {c.op_start: _span_ending_at(spans, c.op_start) for c in comparisons}
+    used = set(group_spans) | {s for s in comparison_spans.values() if s is not None}
+    measure_spans = [s for s in spans if s not in used]
+
+    measures = _measures(
+        p, measure_spans, aggs, superlative, bool(group_spans) or limit is not None
+    )
+    if isinstance(measures, ParseResult):
+        return measures
+    spec.measures = measures
+    spec.fact_table = measures[0].table
+    for span in group_spans:
+        group = _grouping(p, span, spec.fact_table)
+        if group is None:
+            return _clarify(f"I can't group by '{_text(tokens, span)}' here.", [])
+        spec.group_by.append(group)
+    for comparison in comparisons:
+        named = comparison_spans[comparison.op_start]
+        column = _pick(named, spec.fact_table, numeric=True) if named else None
+        if column is None:
+            what = " ".join(tokens[max(0, comparison.op_start - 2) : comparison.op_start + 2])
+            return _clarify(
+                f"Which numeric column should '{what} {comparison.value}' apply to?", []
+            )
+        spec.filters.append(
+            Filter(
+                column.table,
+                column.column or "",
+                comparison.op,
+                comparison.value,
+                label=column.label,
+            )
+        )
+    chosen = _choose_value_filters(value_filters, spec.fact_table)
+    if isinstance(chosen, ParseResult):
+        return chosen
+    spec.filters += chosen
+    if superlative is not None and (spec.group_by or limit):
+        spec.order_desc = superlative
+    elif desc is not None:
+        spec.order_desc = desc
+    spec.limit = limit
+    return ParseResult(spec=spec)
+
+
+def _value_filters(p: _Parse, values: list[ValueMatch]) -> list[tuple[ValueMatch, str | None]]:
+    """Values found in the data ("JFK", "Enterprise"), with the direction word before them."""
+    out: list[tuple[ValueMatch, str | None]] = []
+    for match in values:
+        words = question_tokens(match.word)
+        if not words:
+            continue
+        for i in range(len(p.tokens) - len(words) + 1):
+            if p.tokens[i : i + len(words)] == words:
+                if p.taken & set(range(i, i + len(words))) and not any(
+                    m.word == match.word for m, _ in out
+                ):
+                    continue  # already explained, e.g. "July" as a time range
+                p.taken.update(range(i, i + len(words)))
+                before = p.tokens[i - 1] if i > 0 else None
+                out.append((match, before))
+                break
+    return out
+
+
+def _choose_value_filters(
+    found: list[tuple[ValueMatch, str | None]], fact_table: str
+) -> list[Filter] | ParseResult:
+    by_word: dict[str, list[tuple[ValueMatch, str | None]]] = {}
+    for match, before in found:
+        by_word.setdefault(match.word.lower(), []).append((match, before))
+    filters = []
+    for word, options in by_word.items():
+        before = options[0][1]
+        on_fact = [m for m, _ in options if m.table.lower() == fact_table.lower()] or [
+            m for m, _ in options
+        ]
+        if len(on_fact) > 1 and before in _FROM_WORDS | _TO_WORDS:
+            wanted = (
+                ("origin", "from", "source", "dep")
+                if before in _FROM_WORDS
+                else ("dest", "to", "arr", "target")
+            )
+            directed = [m for m in on_fact if m.column.lower().startswith(wanted)]
+            on_fact = directed or on_fact
+        if len({(m.table, m.column) for m in on_fact}) > 1:
+            names = [f"{m.table}.{m.column}" for m in on_fact]
+            return _clarify(
+                f"'{word}' appears in {', '.join(names)}: which one do you mean?", names
+            )
+        m = on_fact[0]
+        filters.append(Filter(m.table, m.column, "=", m.value, label=m.column))
+    return filters
+
+
+def _measures(
+    p: _Parse,
+    spans: list[Span],
+    aggs: list[tuple[int, int, str]],
+    superlative: bool | None,
+    grouped: bool,
+) -> list[Measure] | ParseResult:
+    measures: list[Measure] = []
+    for span in spans:
+        agg = next((a for s, e, a in aggs if 0 <= span.start - e <= 2), None)
+        metric = next((t for t in span.targets if t.kind == "metric"), None)
+        if metric is not None:
+            # A governed metric keeps its own aggregate: "how many customers" is the
+            # customers metric, not a count of its rows.
+            measures.append(Measure("metric", metric.table, metric, alias=metric.name or "value"))
+            continue
+        table = next((t for t in span.targets if t.kind == "table"), None)
+        column = _pick(span, None, numeric=agg in ("sum", "avg", "min", "max"))
+        if agg in ("count", None) and table is not None:
+            measures.append(Measure("count", table.table, None, alias=f"{stem(table.table)}_count"))
+        elif agg in ("count", "count_distinct") and column is not None:
+            kind = (
+                "count_distinct"
+                if agg == "count_distinct"
+                or is_key(column.column or "")
+                or (not is_numeric(column.type))
+                else "count"
+            )
+            measures.append(
+                Measure(
+                    kind,
+                    column.table,
+                    column,
+                    alias=f"distinct_{column.column}"
+                    if kind == "count_distinct"
+                    else f"{column.column}_count",
+                )
+            )
+        elif agg in ("sum", "avg", "min", "max") and column is not None:
+            measures.append(Measure(agg, column.table, column, alias=f"{agg}_{column.column}"))
+        elif (
+            agg is None
+            and superlative is not None
+            and not grouped
+            and column is not None
+            and is_numeric(column.type)
+        ):
+            kind = "max" if superlative else "min"
+            measures.append(Measure(kind, column.table, column, alias=f"{kind}_{column.column}"))
+        elif column is not None and is_numeric(column.type) and not is_key(column.column or ""):
+            name = column.column
+            return _clarify(
+                f"Should I total, average, or take the maximum of '{name}'?",
+                [f"total {name}", f"average {name}", f"maximum {name}"],
+            )
+    if not measures:
+        counted = next((a for a in aggs if a[2] == "count"), None)
+        tables = [t for s in spans for t in s.targets if t.kind == "table"]
+        if counted is not None and tables:
+            return [Measure("count", tables[0].table, None, alias=f"{stem(tables[0].table)}_count")]
+        if counted is not None and len(p.catalog.tables) == 1:
+            only = next(iter(p.catalog.tables))
+            return [Measure("count", only, None, alias="row_count")]
+        return _clarify("Which measure should I compute? Name a metric or a numeric column.", [])
+    return measures
+
+
+def _grouping(p: _Parse, span: Span, fact_table: str) -> GroupBy | None:
+    dim = next((t for t in span.targets if t.kind == "dimension"), None)
+    if dim is not None:
+        return GroupBy(
+            dim.table, dim.column, alias=dim.name or "dimension", is_time=dim.type == "date"
+        )
+    column = _pick(span, fact_table, numeric=False, prefer_non_numeric=True)
+    if column is not None and column.column:
+        return GroupBy(
+            column.table,
+            column.column,
+            alias=column.column,
+            is_time=is_temporal(column.type)
+            or column.column.lower() in ("year", "month", "day", "week", "quarter", "hour"),
+        )
+    table = next((t for t in span.targets if t.kind == "table"), None)
+    if table is not None:
+        info = p.catalog.table(table.table)
+        if info is not None:
+            label = next(
+                (c for c in info.columns if c.name.lower() in ("name", "title", "label")), None
+            )
+            key = label or next((c for c in info.columns if is_key(c.name)), None)
+            if key is not None:
+                return GroupBy(info.name, key.name, alias=f"{stem(info.name)}_{key.name}")
+    return None
+
+
+def _pick(
+    span: Span | None, fact_table: str | None, *, numeric: bool, prefer_non_numeric: bool = False
+) -> Target | None:
+    """The column a span names, preferring the fact table's (join keys name both sides)."""
+    if span is None:
+        return None
+    columns = [t for t in span.targets if t.kind in ("column", "dimension")]
+    if numeric:
+        columns = [c for c in columns if is_numeric(c.type) or c.kind == "dimension"]
+    if prefer_non_numeric and any(not is_numeric(c.type) for c in columns):
+        columns = sorted(columns, key=lambda c: is_numeric(c.type))
+    if fact_table:
+        columns.sort(key=lambda c: c.table.lower() != fact_table.lower())
+    return columns[0] if columns else None
+
+
+def _follows(span: Span, starts: list[int], tokens: list[str]) -> bool:
+    for start in starts:
+        j = start
+        while j < span.start and tokens[j] in ("the", "a", "an", "and", "their", "its", ","):
+            j += 1
+        if j == span.start:
+            return True
+    # "by carrier and origin": the second name after "and" groups too.
+    return (
+        span.start >= 2
+        and tokens[span.start - 1] == "and"
+        and any(s <= span.start - 2 for s in starts)
+    )
+
+
+def _names_measure(span: Span, aggs: list[tuple[int, int, str]]) -> bool:
+    if any(0 <= span.start - end <= 1 for _, end, _ in aggs):
+        return True
+    kinds = {t.kind for t in span.targets}
+    return "metric" in kinds and not kinds & {"dimension", "table"}
+
+
+def _span_ending_at(spans: list[Span], position: int) -> Span | None:
+    best = None
+    for span in spans:
+        if span.end <= position and position - span.end <= 2:
+            best = span
+    return best
+
+
+def _text(tokens: list[str], span: Span) -> str:
+    return " ".join(tokens[span.start : span.end])
+
+
+def _clarify(question: str, candidates: list[str]) -> ParseResult:
+    return ParseResult(clarification=question, candidates=candidates)
+
+
+def _clarify_unresolved(words: list[str]) -> ParseResult:
+    quoted = ", ".join(f"'{w}'" for w in words[:4])
+    return ParseResult(
+        clarification=f"I couldn't find {quoted} in this database.",
+        unresolved=words,
+    )

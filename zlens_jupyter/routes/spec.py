@@ -1,0 +1,84 @@
+"""What the offline parser understood a question to ask: measures, groupings, filters, order."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .lexicon import Target
+
+AGGREGATES = ("count", "count_distinct", "sum", "avg", "min", "max")
+
+
+@dataclass
+class Measure:
+    agg: str  # one of AGGREGATES, or "metric" (the semantic metric's own aggregate)
+    table: str
+    target: Target | None = None  # None means COUNT(*) over `table`
+    alias: str = ""
+
+
+@dataclass
+class GroupBy:
+    table: str
+    column: str | None  # a column, or a dimension's SQL expression
+    grain: str | None = None  # day | week | month | quarter | year for a time column
+    alias: str = ""
+    is_time: bool = False
+
+
+@dataclass
+class Filter:
+    table: str
+    column: str
+    op: str  # = > >= < <= between in
+    value: Any
+    label: str = ""
+    is_time: bool = False
+
+
+@dataclass
+class TimeRange:
+    """A calendar range the question named: [start, end) as ISO dates, plus how it was said."""
+
+    start: str
+    end: str
+    said: str
+    month_only: int | None = None  # "in July" with no year
+
+
+@dataclass
+class QuestionSpec:
+    measures: list[Measure] = field(default_factory=list)
+    group_by: list[GroupBy] = field(default_factory=list)
+    filters: list[Filter] = field(default_factory=list)
+    time_range: TimeRange | None = None
+    time_grain: str | None = None
+    order_desc: bool | None = None
+    limit: int | None = None
+    fact_table: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def shape(self) -> str:
+        """scalar | breakdown | timeseries | topn: what the gates expect the result to look like."""
+        if self.limit is not None and (self.group_by or self.time_grain):
+            return "topn"
+        if self.time_grain or any(g.is_time for g in self.group_by):
+            return "timeseries"
+        if self.group_by:
+            return "breakdown"
+        return "scalar"
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["shape"] = self.shape
+        return data
+
+
+@dataclass
+class ParseResult:
+    spec: QuestionSpec | None = None
+    clarification: str | None = None
+    candidates: list[str] = field(default_factory=list)
+    unresolved: list[str] = field(default_factory=list)

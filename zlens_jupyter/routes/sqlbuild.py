@@ -1,0 +1,200 @@
+"""QuestionSpec -> one DuckDB SELECT, built with sqlglot's expression builders (never f-strings
+around user words: values become typed literals, names become identifiers)."""
+
+from __future__ import annotations
+
+import sqlglot
+from sqlglot import exp
+
+from ..errors import UserError
+from ..semantic import SemanticModel
+from ..warehouse import Catalog
+from .lexicon import is_temporal
+from .spec import Filter, GroupBy, Measure, QuestionSpec
+
+CALENDAR_PARTS = ("year", "month", "day")
+
+
+class Unbuildable(UserError):
+    """The spec names something the data cannot connect (no join path, no time column)."""
+
+
+def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | None = None) -> str:
+    fact = spec.fact_table
+    tables: list[str] = [fact]
+    dims: list[exp.Expr] = []
+    group_exprs: list[exp.Expr] = []
+    where: list[exp.Expr] = []
+    time = _time_source(spec, catalog, semantic)
+
+    for group in spec.group_by:
+        expr = _qualified(group.column or "", group.table)
+        dims.append(exp.alias_(expr, group.alias or group.column or "group"))
+        group_exprs.append(expr)
+        tables.append(group.table)
+    if spec.time_grain:
+        if time is None:
+            raise Unbuildable(f"I found no date column on {fact} to group by {spec.time_grain}.")
+        for alias, expr in _grain_exprs(spec.time_grain, time):
+            dims.append(exp.alias_(expr, alias))
+            group_exprs.append(expr)
+        tables.append(time[0])
+    for f in spec.filters:
+        where.append(_filter_expr(f))
+        tables.append(f.table)
+    if spec.time_range is not None:
+        if time is None:
+            raise Unbuildable(f"I found no date column on {fact} for '{spec.time_range.said}'.")
+        where.append(_range_expr(spec, time))
+        tables.append(time[0])
+
+    measures = [exp.alias_(_measure_expr(m, semantic), m.alias) for m in spec.measures]
+    tables += [m.table for m in spec.measures]
+    query = exp.select(*dims, *measures).from_(exp.to_table(fact))
+    for join_table, condition in _joins(fact, tables, catalog):
+        query = query.join(exp.to_table(join_table), on=condition)
+    if where:
+        query = query.where(exp.and_(*where))
+    if group_exprs:
+        query = query.group_by(*group_exprs)
+    order = _order(spec, dims)
+    if order is not None:
+        query = query.order_by(order)
+    if spec.limit is not None:
+        query = query.limit(spec.limit)
+    return query.sql(dialect="duckdb", pretty=True)
+
+
+def _qualified(sql: str, table: str) -> exp.Expr:
+    """A column or expression with its bare columns qualified by `table`."""
+    tree = sqlglot.parse_one(sql, dialect="duckdb")
+    for column in tree.find_all(exp.Column):
+        if not column.table:
+            column.set("table", exp.to_identifier(table))
+    return tree
+
+
+def _measure_expr(m: Measure, semantic: SemanticModel | None) -> exp.Expr:
+    if m.target is None:
+        return exp.Count(this=exp.Star())
+    if m.agg == "metric" and semantic is not None and m.target.name:
+        return _qualified(semantic.metric_sql(m.target.name), m.table)
+    inner = _qualified(m.target.column or "", m.table)
+    if m.agg == "metric":
+        return _qualified(f"SUM({m.target.column})", m.table)
+    if m.agg == "count_distinct":
+        return exp.Count(this=exp.Distinct(expressions=[inner]))
+    func = {"count": exp.Count, "sum": exp.Sum, "avg": exp.Avg, "min": exp.Min, "max": exp.Max}
+    node = func[m.agg](this=inner)
+    return exp.Round(this=node, decimals=exp.Literal.number(2)) if m.agg == "avg" else node
+
+
+def _filter_expr(f: Filter) -> exp.Expr:
+    column = exp.column(f.column, table=f.table)
+    literal = (
+        exp.Literal.string(f.value) if isinstance(f.value, str) else exp.Literal.number(f.value)
+    )
+    ops = {"=": exp.EQ, ">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
+    return ops[f.op](this=column, expression=literal)
+
+
+def _time_source(
+    spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | None
+) -> tuple[str, str | None] | None:
+    """(table, date column) or (table, None) when the table has year/month/day integer parts."""
+    candidates: list[str] = []
+    for m in spec.measures:
+        if m.agg == "metric" and semantic is not None and m.target and m.target.name:
+            found = semantic.time_column_for(m.target.name)
+            if found:
+                candidates.append(found)
+    if semantic is not None and semantic.time is not None:
+        candidates.append(semantic.time.column)
+    for qualified in candidates:
+        table, column = qualified.split(".", 1)
+        if table == spec.fact_table or catalog.join_path(spec.fact_table, table) is not None:
+            return table, column
+    info = catalog.table(spec.fact_table)
+    if info is None:
+        return None
+    for col in info.columns:
+        if is_temporal(col.type):
+            return info.name, col.name
+    names = {c.name.lower() for c in info.columns}
+    if {"year", "month"} <= names:
+        return info.name, None
+    return None
+
+
+def _grain_exprs(grain: str, time: tuple[str, str | None]) -> list[tuple[str, exp.Expr]]:
+    table, column = time
+    if column is not None:
+        trunc = exp.func("date_trunc", exp.Literal.string(grain), exp.column(column, table=table))
+        return [(grain, exp.cast(trunc, "DATE"))]
+    parts = {
+        "year": ["year"],
+        "quarter": ["year"],
+        "month": ["year", "month"],
+        "week": ["year", "month"],
+        "day": ["year", "month", "day"],
+    }[grain]
+    exprs: list[tuple[str, exp.Expr]] = [(p, exp.column(p, table=table)) for p in parts]
+    if grain == "quarter":
+        exprs.append(("quarter", _qualified("(month - 1) // 3 + 1", table)))
+    return exprs
+
+
+def _range_expr(spec: QuestionSpec, time: tuple[str, str | None]) -> exp.Expr:
+    assert spec.time_range is not None
+    table, column = time
+    rng = spec.time_range
+    date: exp.Expr
+    if column is not None:
+        date = exp.column(column, table=table)
+    else:
+        date = _qualified("make_date(year, month, day)", table)
+    if rng.month_only is not None:
+        return exp.EQ(this=exp.func("month", date), expression=exp.Literal.number(rng.month_only))
+    start = exp.cast(exp.Literal.string(rng.start), "DATE")
+    end = exp.cast(exp.Literal.string(rng.end), "DATE")
+    return exp.and_(exp.GTE(this=date, expression=start), exp.LT(this=date, expression=end))
+
+
+def _joins(fact: str, tables: list[str], catalog: Catalog) -> list[tuple[str, exp.Expr]]:
+    joined = {fact.lower()}
+    joins: list[tuple[str, exp.Expr]] = []
+    for table in tables:
+        if table.lower() in joined:
+            continue
+        path = catalog.join_path(fact, table)
+        if path is None:
+            raise Unbuildable(f"I can't find how {table} relates to {fact} (no join key).")
+        for key in path:
+            if key.right_table.lower() in joined:
+                continue
+            condition = exp.EQ(
+                this=exp.column(key.left_column, table=key.left_table),
+                expression=exp.column(key.right_column, table=key.right_table),
+            )
+            joins.append((key.right_table, condition))
+            joined.add(key.right_table.lower())
+    return joins
+
+
+def _order(spec: QuestionSpec, dims: list[exp.Expr]) -> exp.Expr | None:
+    measure = exp.to_identifier(spec.measures[0].alias) if spec.measures else None
+    if spec.order_desc is not None and measure is not None:
+        return exp.Ordered(this=exp.column(measure), desc=spec.order_desc)
+    if spec.time_grain or any(g.is_time for g in spec.group_by):
+        return exp.Ordered(this=exp.Literal.number(1))
+    if spec.group_by and measure is not None:
+        return exp.Ordered(this=exp.column(measure), desc=True)
+    return None
+
+
+def output_columns(spec: QuestionSpec) -> list[str]:
+    names = [g.alias for g in spec.group_by]
+    return names + [m.alias for m in spec.measures]
+
+
+__all__ = ["GroupBy", "Unbuildable", "build_sql", "output_columns"]

@@ -1,0 +1,206 @@
+"""A session wires one connection, one project folder and (later) one model into an Engine.
+
+>>> import zlens_jupyter
+>>> session = zlens_jupyter.connect("sample")           # doctest: +SKIP
+>>> session.ask("What is revenue by segment?").df       # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from . import gates
+from .dql import Block, BlockLibrary, BlockRun, certify, parse_dql, run_block
+from .engine import (
+    AgentRun,
+    Audience,
+    Budget,
+    CancelToken,
+    Engine,
+    Event,
+    Executor,
+    IntentSignals,
+    Mode,
+    Route,
+    RunRequest,
+)
+from .errors import ConfigError, UserError
+from .routes.certified import CertifiedAnswer, match_certified
+from .routes.conversation import Clarify, Converse
+from .routes.drafts import BlockDraft, SqlCell
+from .routes.generated import GeneratedAnswer
+from .routes.kit import RouteKit
+from .routes.research import Research
+from .semantic import load_semantic
+from .store import RunStore
+from .warehouse import Warehouse
+
+MODES = tuple(m.value for m in Mode)
+
+
+class Session:
+    """Ask questions of one database, governed by one project's blocks and semantic model."""
+
+    def __init__(
+        self,
+        target: Any = "sample",
+        project: str | os.PathLike[str] | None = None,
+        *,
+        budget: Budget | None = None,
+        preview_limit: int = 1000,
+        statement_timeout_s: float = 30.0,
+        persist: bool = True,
+    ) -> None:
+        if isinstance(target, str) and target == "sample":
+            from .sample import open_sample
+
+            database, sample_project = open_sample()
+            target, project = database, project or sample_project
+        self.target = target
+        self.warehouse = _connect(target)
+        self.project_dir = Path(project) if project is not None else Path.cwd()
+        self.budget = budget or Budget()
+        self.preview_limit = preview_limit
+        self.statement_timeout_s = statement_timeout_s
+        self.store = RunStore(self.project_dir) if persist else None
+        self.reload()
+
+    def reload(self) -> None:
+        """Re-read blocks and the semantic model (after certifying, or editing files)."""
+        self.library = BlockLibrary.load(self.project_dir)
+        self.semantic = load_semantic(self.project_dir)
+        self.warehouse.declare_relationships(
+            [
+                (r.from_table, r.from_column, r.to_table, r.to_column)
+                for r in self.semantic.relationships
+            ]
+        )
+        self.kit = RouteKit(
+            self.warehouse,
+            self.library,
+            self.semantic,
+            self.project_dir,
+            preview_limit=self.preview_limit,
+            statement_timeout_s=self.statement_timeout_s,
+        )
+        executors: dict[Route, Executor] = {
+            Route.CERTIFIED_ANSWER: CertifiedAnswer(self.kit),
+            Route.GENERATED_ANSWER: GeneratedAnswer(self.kit),
+            Route.RESEARCH: Research(self.kit),
+            Route.SQL_CELL: SqlCell(self.kit),
+            Route.DQL_BLOCK_DRAFT: BlockDraft(self.kit),
+            Route.CLARIFY: Clarify(self.kit),
+            Route.CONVERSE: Converse(self.kit),
+        }
+        self.engine = Engine(
+            executors, gates.evaluate, signals=self.signals, budget=self.budget, sink=self.store
+        )
+
+    def signals(self, question: str) -> IntentSignals:
+        """What the catalog says before routing: certified match, metric match, retrieval."""
+        match = match_certified(question, self.kit)
+        metrics = self.semantic.match_metrics(question)
+        linked = self.warehouse.link(question, k_columns=3)
+        return IntentSignals(
+            certified_score=match.score,
+            certified_block=match.block.name if match.block else None,
+            metric_score=metrics[0][1] if metrics else 0.0,
+            has_retrieval=bool(linked.columns),
+            missing_context=not linked.columns and not metrics,
+            notes=match.notes,
+        )
+
+    def ask(
+        self,
+        question: str,
+        *,
+        mode: str | Mode = Mode.AUTO,
+        audience: str | Audience = Audience.ANALYST,
+        on_event: Callable[[Event], None] | None = None,
+        cancel: CancelToken | None = None,
+        max_steps: int | None = None,
+        deadline_s: float | None = None,
+        max_cost_usd: float | None = None,
+        max_tokens: int | None = None,
+    ) -> AgentRun:
+        budget = self.budget.merged(
+            max_steps=max_steps,
+            deadline_s=deadline_s,
+            max_cost_usd=max_cost_usd,
+            max_tokens=max_tokens,
+        )
+        request = RunRequest(
+            question=question,
+            mode=parse_mode(mode),
+            audience=Audience(audience),
+            budget=budget,
+            context={"database": _describe(self.target), "project": str(self.project_dir)},
+        )
+        return self.engine.run(request, on_event, cancel=cancel)
+
+    # -- blocks ------------------------------------------------------------------------
+
+    def blocks(self) -> list[Block]:
+        return list(self.library.blocks)
+
+    def certify(self, name: str, *, by: str | None = None) -> Block:
+        """A person's act: certify a reviewed block (refused with the reasons if it is not
+        certifiable). Records who, when, the SQL hash and the schema fingerprint."""
+        who = by or os.environ.get("ZLENS_USER") or os.environ.get("USER") or "unknown"
+        block = certify(
+            name,
+            self.library,
+            self.warehouse,
+            by=who,
+            metric_resolver=self.semantic.metric_expression,
+        )
+        self.reload()
+        return block
+
+    def run_dql(self, source: str, *, params: dict[str, Any] | None = None) -> BlockRun:
+        """Run the (first) block in DQL source text, with its tests."""
+        file = parse_dql(source, file="<cell>")
+        blocks = [d for d in file.declarations if isinstance(d, Block)]
+        if not blocks:
+            raise UserError('No block in that DQL: write `block "Name" { query = ... }`.')
+        return run_block(
+            blocks[0],
+            self.library,
+            self.warehouse,
+            params,
+            metric_resolver=self.semantic.metric_expression,
+        )
+
+    def close(self) -> None:
+        self.warehouse.close()
+
+
+def connect(
+    target: Any = "sample", project: str | os.PathLike[str] | None = None, **options: Any
+) -> Session:
+    """Open a session: `"sample"`, a .duckdb path, `":memory:"` or a DuckDB connection."""
+    return Session(target, project, **options)
+
+
+def parse_mode(mode: str | Mode) -> Mode:
+    try:
+        return Mode(mode)
+    except ValueError:
+        raise UserError(f"Unknown mode '{mode}': use one of {', '.join(MODES)}.") from None
+
+
+def _connect(target: Any) -> Warehouse:
+    if isinstance(target, str | os.PathLike) and str(target) != ":memory:":
+        path = Path(target)
+        if not path.exists():
+            raise ConfigError(
+                f"No database at {path}. Pass an existing .duckdb file, ':memory:' or 'sample'."
+            )
+    return Warehouse.connect(target)
+
+
+def _describe(target: Any) -> str:
+    return str(target) if isinstance(target, str | os.PathLike) else type(target).__name__

@@ -1,0 +1,234 @@
+"""Reading a database's shape and profiling its tables into a Catalog.
+
+Two speeds on purpose: `read_shape` is a single cheap query over duckdb_columns() and runs
+on every `Warehouse.catalog()` call to notice schema changes; `scan_tables` counts rows and
+samples text values, and runs only when the shape changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import duckdb
+
+from zlens_jupyter.warehouse.connection import fetch_best_effort
+from zlens_jupyter.warehouse.models import ColumnInfo, TableInfo
+
+LOW_CARDINALITY_LIMIT = 50  # distinct values kept on ColumnInfo (for grounding prompts)
+PROBE_CARDINALITY_LIMIT = 5_000  # distinct values kept for value probing ("JFK", "LAX")
+PROBE_VALUE_BUDGET = 200_000  # total probe values across the catalog, to bound memory
+PROFILE_SAMPLE_ROWS = 1_000_000  # bigger tables are profiled on a block sample
+TABLE_TIMEOUT_S = 10.0
+VIEW_TIMEOUT_S = 2.0  # views can hide arbitrary work; give up quickly
+
+_SHAPE_SQL = """
+SELECT t.kind, t.name, t.comment, c.column_name, c.data_type, c.comment
+FROM (
+    SELECT 'table' AS kind, table_name AS name, comment FROM duckdb_tables()
+    WHERE database_name = current_database() AND schema_name = current_schema()
+      AND NOT internal AND NOT temporary
+    UNION ALL
+    SELECT 'view', view_name, comment FROM duckdb_views()
+    WHERE database_name = current_database() AND schema_name = current_schema()
+      AND NOT internal AND NOT temporary
+) t
+JOIN duckdb_columns() c
+  ON c.table_name = t.name AND c.database_name = current_database()
+ AND c.schema_name = current_schema()
+ORDER BY t.name, c.column_index
+"""
+
+_KEY_CONSTRAINTS_SQL = """
+SELECT table_name, constraint_type, constraint_column_names, referenced_table,
+       referenced_column_names
+FROM duckdb_constraints()
+WHERE database_name = current_database() AND schema_name = current_schema()
+  AND constraint_type IN ('PRIMARY KEY', 'UNIQUE', 'FOREIGN KEY')
+"""
+
+
+@dataclass(frozen=True)
+class ShapeRow:
+    kind: str
+    table: str
+    table_comment: str | None
+    column: str
+    type: str
+    column_comment: str | None
+
+
+@dataclass(frozen=True)
+class SchemaShape:
+    """Names, types and comments only; `check_key` changes when any of them changes."""
+
+    rows: tuple[ShapeRow, ...]
+    check_key: str
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class KeyConstraint:
+    table: str
+    kind: str  # "PRIMARY KEY" | "UNIQUE" | "FOREIGN KEY"
+    columns: tuple[str, ...]
+    referenced_table: str | None
+    referenced_columns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ColumnValues:
+    """Distinct values of one text column, kept for probing questions."""
+
+    table: str
+    column: str
+    values: tuple[str, ...]
+
+
+def quote_identifier(name: str) -> str:
+    """`name` as a DuckDB quoted identifier (catalog names are data, never trusted SQL)."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def fingerprint_of(triples: Iterable[tuple[str, str, str]]) -> str:
+    """sha256 over sorted (table, column, type), names lower-cased like DuckDB compares them."""
+    normal = sorted((t.lower(), c.lower(), ty) for t, c, ty in triples)
+    return hashlib.sha256(json.dumps(normal).encode()).hexdigest()
+
+
+def read_shape(connection: duckdb.DuckDBPyConnection) -> SchemaShape:
+    """The cheap check: one query over the system catalog, no table is touched."""
+    cursor = connection.cursor()
+    try:
+        rows = tuple(ShapeRow(*row) for row in cursor.execute(_SHAPE_SQL).fetchall())
+    finally:
+        cursor.close()
+    check_key = hashlib.sha256(json.dumps([list(vars(r).values()) for r in rows]).encode())
+    return SchemaShape(
+        rows=rows,
+        check_key=check_key.hexdigest(),
+        fingerprint=fingerprint_of((r.table, r.column, r.type) for r in rows),
+    )
+
+
+def read_key_constraints(connection: duckdb.DuckDBPyConnection) -> list[KeyConstraint]:
+    """PRIMARY KEY, UNIQUE and FOREIGN KEY constraints of the main schema."""
+    cursor = connection.cursor()
+    try:
+        rows = cursor.execute(_KEY_CONSTRAINTS_SQL).fetchall()
+    finally:
+        cursor.close()
+    return [
+        KeyConstraint(table, kind, tuple(cols or ()), ref_table, tuple(ref_cols or ()))
+        for table, kind, cols, ref_table, ref_cols in rows
+    ]
+
+
+def is_text_type(type_name: str) -> bool:
+    upper = type_name.upper()
+    return upper.startswith(("VARCHAR", "ENUM(", "TEXT", "STRING"))
+
+
+def scan_tables(
+    connection: duckdb.DuckDBPyConnection, shape: SchemaShape
+) -> tuple[dict[str, TableInfo], list[ColumnValues]]:
+    """Count rows and sample text values of every table and view in `shape`.
+
+    Returns the tables by name and, for probing, the distinct values of every text column
+    with at most PROBE_CARDINALITY_LIMIT of them (within PROBE_VALUE_BUDGET overall).
+    """
+    grouped: dict[str, list[ShapeRow]] = {}
+    for row in shape.rows:
+        grouped.setdefault(row.table, []).append(row)
+    tables: dict[str, TableInfo] = {}
+    probe_values: list[ColumnValues] = []
+    budget = PROBE_VALUE_BUDGET
+    for name, rows in grouped.items():
+        kind = rows[0].kind
+        timeout = VIEW_TIMEOUT_S if kind == "view" else TABLE_TIMEOUT_S
+        row_count = _count_rows(connection, name, timeout)
+        text_columns = [r.column for r in rows if is_text_type(r.type)]
+        values = _distinct_text_values(connection, name, text_columns, row_count, timeout)
+        columns = []
+        for r in rows:
+            distinct = values.get(r.column, ())
+            if 0 < len(distinct) <= budget:
+                probe_values.append(ColumnValues(name, r.column, distinct))
+                budget -= len(distinct)
+            low = distinct if len(distinct) <= LOW_CARDINALITY_LIMIT else ()
+            columns.append(ColumnInfo(r.column, r.type, r.column_comment, low))
+        tables[name] = TableInfo(name, kind, rows[0].table_comment, row_count, tuple(columns))
+    return tables, probe_values
+
+
+def _count_rows(connection: duckdb.DuckDBPyConnection, table: str, timeout: float) -> int:
+    rows = fetch_best_effort(
+        connection, f"SELECT count(*) FROM {quote_identifier(table)}", timeout_s=timeout
+    )
+    return int(rows[0][0]) if rows else -1
+
+
+def _distinct_text_values(
+    connection: duckdb.DuckDBPyConnection,
+    table: str,
+    columns: list[str],
+    row_count: int,
+    timeout: float,
+) -> dict[str, tuple[str, ...]]:
+    """Sorted distinct values of the text columns that have few enough of them.
+
+    A first pass estimates cardinality (approx_count_distinct) so a high-cardinality column
+    never has its values pulled; a second pass lists the survivors in one scan.
+    """
+    if not columns or row_count == 0:
+        return {}
+    source = quote_identifier(table)
+    if row_count > PROFILE_SAMPLE_ROWS:
+        percent = max(0.1, 100.0 * PROFILE_SAMPLE_ROWS / row_count)
+        source += f" TABLESAMPLE {percent:.3f}% (system)"
+    estimates_sql = "SELECT " + ", ".join(
+        f"approx_count_distinct({quote_identifier(c)})" for c in columns
+    ) + f" FROM {source}"
+    estimates = fetch_best_effort(connection, estimates_sql, timeout_s=timeout)
+    if not estimates:
+        return {}
+    # approx_count_distinct can undercount by a few percent; the exact check comes below.
+    keep = [c for c, n in zip(columns, estimates[0], strict=True)
+            if n is not None and 0 < n <= PROBE_CARDINALITY_LIMIT * 1.1]
+    if not keep:
+        return {}
+    lists_sql = "SELECT " + ", ".join(
+        f"list(DISTINCT {quote_identifier(c)}::VARCHAR)" for c in keep
+    ) + f" FROM {source}"
+    lists = fetch_best_effort(connection, lists_sql, timeout_s=timeout)
+    if not lists:
+        return {}
+    found: dict[str, tuple[str, ...]] = {}
+    for column, values in zip(keep, lists[0], strict=True):
+        distinct = sorted(v for v in values or () if v is not None)
+        if 0 < len(distinct) <= PROBE_CARDINALITY_LIMIT:
+            found[column] = tuple(distinct)
+    return found
+
+
+UNIQUENESS_MAX_ROWS = 10_000_000  # beyond this, only declared keys count as unique
+
+
+def column_is_unique(
+    connection: duckdb.DuckDBPyConnection, table: TableInfo, column: str
+) -> bool:
+    """Whether every row of a non-empty table has its own non-null value in `column`.
+
+    Empty tables, uncounted views and very large tables say False: no evidence, no key.
+    """
+    if not 0 < table.row_count <= UNIQUENESS_MAX_ROWS:
+        return False
+    rows = fetch_best_effort(
+        connection,
+        f"SELECT count(DISTINCT {quote_identifier(column)}) = count(*) "
+        f"FROM {quote_identifier(table.name)}",
+        timeout_s=TABLE_TIMEOUT_S,
+    )
+    return bool(rows and rows[0][0])

@@ -1,0 +1,144 @@
+"""Opening a DuckDB database, and running one statement under a deadline.
+
+The deadline is a `threading.Timer` that calls `interrupt()` on the cursor running the
+statement: DuckDB checks for interrupts between vectors, so even a runaway cross join stops
+within milliseconds of the deadline.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from zlens_jupyter.errors import ConfigError, QueryError, QueryTimeout
+
+MEMORY = ":memory:"
+
+
+def open_connection(
+    target: str | os.PathLike[str] | duckdb.DuckDBPyConnection, read_only: bool | None
+) -> tuple[duckdb.DuckDBPyConnection, bool]:
+    """Open `target` and say whether we own the connection (and so must close it).
+
+    A file opens read-only unless `read_only=False`; when this process already holds the
+    file open read-write (DuckDB refuses a second configuration), `read_only=None` falls back
+    to sharing that read-write database — the read-only guard still stands in front of it.
+    """
+    if isinstance(target, duckdb.DuckDBPyConnection):
+        return target, False
+    text = os.fspath(target)
+    if text == MEMORY:
+        return duckdb.connect(MEMORY), True
+    path = Path(text).expanduser()
+    if not path.is_file():
+        raise ConfigError(
+            f"no database at {text}; pass an existing .duckdb file, ':memory:' or 'sample'"
+        )
+    try:
+        return duckdb.connect(str(path), read_only=read_only is not False), True
+    except duckdb.ConnectionException as error:
+        if read_only is None and "different configuration" in str(error):
+            return _open_or_explain(path, read_only=False), True
+        raise _explain_open_failure(path, error) from error
+    except duckdb.Error as error:
+        raise _explain_open_failure(path, error) from error
+
+
+def _open_or_explain(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    try:
+        return duckdb.connect(str(path), read_only=read_only)
+    except duckdb.Error as error:
+        raise _explain_open_failure(path, error) from error
+
+
+def _explain_open_failure(path: Path, error: duckdb.Error) -> ConfigError:
+    message = str(error)
+    if "lock" in message.lower():
+        hint = ("another process holds it open for writing; close that process, or pass its "
+                "open duckdb connection instead of the path")
+    elif "not a valid duckdb database" in message.lower() or "database file" in message.lower():
+        hint = "it is not a DuckDB database file; pass a .duckdb file, ':memory:' or 'sample'"
+    else:
+        hint = "check the path and that DuckDB can open it"
+    return ConfigError(f"cannot open the database at {path}: {hint} ({message})")
+
+
+class Deadline:
+    """Interrupts `cursor` after `seconds`; `expired` tells a timeout from other interrupts."""
+
+    def __init__(self, cursor: duckdb.DuckDBPyConnection, seconds: float) -> None:
+        self.seconds = seconds
+        self._fired = threading.Event()
+        self._cursor = cursor
+        self._timer = threading.Timer(seconds, self._fire)
+        self._timer.daemon = True
+
+    def _fire(self) -> None:
+        self._fired.set()
+        self._cursor.interrupt()
+
+    @property
+    def expired(self) -> bool:
+        return self._fired.is_set()
+
+    def __enter__(self) -> Deadline:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._timer.cancel()
+
+
+@contextmanager
+def bounded_cursor(
+    connection: duckdb.DuckDBPyConnection, timeout_s: float
+) -> Iterator[tuple[duckdb.DuckDBPyConnection, Deadline]]:
+    """A fresh cursor (its own DuckDB connection to the same database) under a deadline.
+
+    A separate cursor means an interrupt can only ever stop our statement, never something
+    the user runs on their own connection at the same moment.
+    """
+    cursor = connection.cursor()
+    try:
+        with Deadline(cursor, timeout_s) as deadline:
+            yield cursor, deadline
+    finally:
+        cursor.close()
+
+
+def translate_error(error: duckdb.Error, deadline: Deadline) -> BaseException:
+    """Map a DuckDB error to ours, keeping DuckDB's own words (and its "Did you mean")."""
+    if isinstance(error, duckdb.InterruptException):
+        if deadline.expired:
+            return QueryTimeout(
+                f"the query ran past its {deadline.seconds:g} s limit and was stopped; "
+                "narrow it (filters, fewer joins) or allow a longer timeout"
+            )
+        # Not our timer: the user interrupted the kernel; let the cancel path see it.
+        return KeyboardInterrupt()
+    return QueryError(str(error))
+
+
+def fetch_best_effort(
+    connection: duckdb.DuckDBPyConnection, sql: str, *, timeout_s: float
+) -> list[tuple[Any, ...]] | None:
+    """All rows of `sql`, or None when it failed or ran past `timeout_s`.
+
+    For best-effort catalog facts (a view's row count, sampled values) where giving up is
+    better than hanging, and where one broken view must not break the whole catalog.
+    """
+    with bounded_cursor(connection, timeout_s) as (cursor, deadline):
+        try:
+            return cursor.execute(sql).fetchall()
+        except duckdb.InterruptException:
+            if not deadline.expired:
+                raise KeyboardInterrupt from None
+            return None
+        except duckdb.Error:
+            return None

@@ -1,0 +1,173 @@
+"""Schema linking: which tables and columns is a question about?
+
+One BM25 document per column (table name, column name split into words, common
+abbreviations spelled out, synonyms, comment, a few sampled values) and one per table
+(name, comment, synonyms), ranked with the `bm25s` library. A table's score is its own
+document's score plus its best column's, plus a little for every other matching column, so
+a table wins by its name or by holding the columns the question names.
+
+Words pass through one deterministic analyzer: split on `_`, digits and camelCase,
+lower-case, English stop words dropped, and a light plural stemmer ("flights" -> "flight").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import bm25s
+import numpy as np
+from bm25s.stopwords import STOPWORDS_EN
+
+from zlens_jupyter.warehouse.models import Catalog, LinkedColumn, LinkResult
+
+SAMPLED_VALUES_IN_DOC = 20
+
+# Words of a question that never name data ("how many flights" is about flights).
+_STOPWORDS = frozenset(STOPWORDS_EN) | {
+    "how", "many", "much", "what", "which", "who", "whose", "show", "list", "give", "me",
+    "per", "each", "from", "do", "does", "did", "have", "has", "i", "we", "our", "my",
+    "please", "tell", "find", "get", "all", "across", "over", "between",
+}
+
+# Abbreviations common in column names, so "departure delay" finds `dep_delay`.
+ABBREVIATIONS: dict[str, tuple[str, ...]] = {
+    "dep": ("departure",), "arr": ("arrival",), "dest": ("destination",),
+    "orig": ("origin",), "sched": ("scheduled",), "avg": ("average",),
+    "amt": ("amount",), "qty": ("quantity",), "num": ("number",),
+    "nbr": ("number",), "cnt": ("count",), "pct": ("percent",), "cust": ("customer",),
+    "acct": ("account",), "addr": ("address",), "desc": ("description",),
+    "dt": ("date",), "ts": ("timestamp",), "yr": ("year",), "mo": ("month",),
+    "dow": ("weekday",), "tz": ("timezone",), "lat": ("latitude",), "lon": ("longitude",),
+    "lng": ("longitude",), "alt": ("altitude",), "temp": ("temperature",),
+    "precip": ("precipitation",), "visib": ("visibility",), "humid": ("humidity",),
+    "dewp": ("dewpoint",), "dir": ("direction",), "mfr": ("manufacturer",),
+    "mfg": ("manufacturer",), "supp": ("supplier",), "prod": ("product",),
+    "cat": ("category",), "dept": ("department",), "emp": ("employee",),
+    "mgr": ("manager",), "rev": ("revenue",), "usd": ("dollar",), "ext": ("extended",),
+    "tailnum": ("tail", "number"), "faa": ("airport", "code"),
+}
+
+_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def stem(word: str) -> str:
+    """A light, deterministic plural stemmer: flights -> flight, categories -> category."""
+    if len(word) <= 3:
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes", "zes", "uses")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def analyze(text: str) -> list[str]:
+    """Text or an identifier -> search tokens (the same analyzer for documents and queries).
+
+    >>> analyze("sched_depTime of Flights")
+    ['sched', 'scheduled', 'dep', 'departure', 'time', 'flight']
+    """
+    tokens: list[str] = []
+    for word in _WORDS.findall(text):
+        lowered = word.lower()
+        if lowered in _STOPWORDS:
+            continue
+        tokens.append(stem(lowered))
+        tokens.extend(stem(e) for e in ABBREVIATIONS.get(lowered, ()))
+    return tokens
+
+
+@dataclass(frozen=True)
+class _Doc:
+    table: str
+    column: str | None  # None for a table's own document
+
+
+class SchemaIndex:
+    """A BM25 index over one catalog (and one set of synonyms). Build once, query often."""
+
+    def __init__(self, catalog: Catalog, synonyms: Mapping[str, Iterable[str]] | None = None):
+        extra = _SynonymLookup(synonyms or {})
+        docs: list[_Doc] = []
+        corpus: list[list[str]] = []
+        table_of_column: list[int] = []
+        table_names = list(catalog.tables)
+        for t_index, table in enumerate(catalog.tables.values()):
+            table_words = analyze(table.name)
+            for column in table.columns:
+                words = table_words + analyze(column.name) * 2 + analyze(column.comment or "")
+                words += extra.for_column(table.name, column.name)
+                for value in column.distinct_values[:SAMPLED_VALUES_IN_DOC]:
+                    words += analyze(value)
+                docs.append(_Doc(table.name, column.name))
+                corpus.append(words)
+                table_of_column.append(t_index)
+        self._n_columns = len(docs)
+        for table in catalog.tables.values():
+            docs.append(_Doc(table.name, None))
+            corpus.append(analyze(table.name) * 2 + analyze(table.comment or "")
+                          + extra.for_table(table.name))
+        self._docs = docs
+        self._table_names = table_names
+        self._table_of_column = np.asarray(table_of_column, dtype=np.int64)
+        self._bm25 = bm25s.BM25()
+        if corpus:
+            self._bm25.index(corpus, show_progress=False)
+        self._vocab: dict[str, int] = dict(getattr(self._bm25, "vocab_dict", {}) or {})
+
+    def search(self, question: str, *, k_tables: int = 5, k_columns: int = 10) -> LinkResult:
+        """The top tables and columns for `question`, best first; only positive scores."""
+        ids = sorted({self._vocab[t] for t in analyze(question) if t in self._vocab})
+        if not ids or not self._docs:
+            return LinkResult(tables=[], columns=[])
+        scores = np.asarray(self._bm25.get_scores(ids), dtype=np.float64)
+        column_scores = scores[: self._n_columns]
+        table_scores = scores[self._n_columns:].copy()
+        n_tables = len(self._table_names)
+        best = np.zeros(n_tables)
+        np.maximum.at(best, self._table_of_column, column_scores)
+        total = np.bincount(self._table_of_column, weights=column_scores, minlength=n_tables)
+        # The best column counts fully; other matching columns add a little.
+        table_scores += best + 0.1 * (total - best)
+        columns = [
+            LinkedColumn(self._docs[i].table, str(self._docs[i].column), float(column_scores[i]))
+            for i in _top(column_scores, k_columns)
+        ]
+        tables = [(self._table_names[i], float(table_scores[i])) for i in _top(table_scores,
+                                                                                k_tables)]
+        return LinkResult(tables=tables, columns=columns)
+
+
+def _top(scores: np.ndarray, k: int) -> list[int]:
+    """Indexes of the k best positive scores, ties broken by position (deterministic)."""
+    positive = np.flatnonzero(scores > 0)
+    if k <= 0 or positive.size == 0:
+        return []
+    if positive.size > k:
+        # Partition first so a 40,000-document catalog costs O(n), not a full sort.
+        cut = np.argpartition(-scores[positive], k - 1)[:k]
+        threshold = scores[positive[cut]].min()
+        positive = positive[scores[positive] >= threshold]
+    order = sorted(positive.tolist(), key=lambda i: (-scores[i], i))
+    return order[:k]
+
+
+class _SynonymLookup:
+    """Synonyms keyed by "table.column", "column" or "table" (case-insensitive)."""
+
+    def __init__(self, synonyms: Mapping[str, Iterable[str]]) -> None:
+        self._words = {key.lower(): [w for phrase in phrases for w in analyze(phrase)]
+                       for key, phrases in synonyms.items()}
+
+    def for_column(self, table: str, column: str) -> list[str]:
+        if not self._words:
+            return []
+        return (self._words.get(f"{table}.{column}".lower(), [])
+                + self._words.get(column.lower(), []))
+
+    def for_table(self, table: str) -> list[str]:
+        return self._words.get(table.lower(), [])

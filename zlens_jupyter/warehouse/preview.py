@@ -1,0 +1,69 @@
+"""Bounded preview: run one guarded query and bring back at most `limit` rows.
+
+The query is wrapped as `SELECT * FROM (<query>) LIMIT limit+1` so DuckDB itself stops
+early (a top-N instead of a full sort), and rows are pulled with `fetchmany`, so even a
+query over millions of rows puts at most limit+1 rows into Python. The extra row only
+tells us the result was truncated.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import duckdb
+
+from zlens_jupyter.errors import GuardrailViolation
+from zlens_jupyter.warehouse.connection import bounded_cursor, translate_error
+from zlens_jupyter.warehouse.models import Preview
+
+Params = dict[str, Any] | list[Any] | tuple[Any, ...] | None
+
+
+def wrap_with_limit(statement: str, limit: int) -> str:
+    """The guarded statement inside a LIMIT. Newlines around it matter: a `--` comment on
+    the statement's last line must not swallow the closing parenthesis."""
+    # `limit` is an int we computed, never user text, so formatting it in is safe.
+    return f"SELECT * FROM (\n{statement}\n) AS zlens_preview LIMIT {int(limit) + 1}"
+
+
+def run_preview(
+    connection: duckdb.DuckDBPyConnection,
+    statement: str,
+    *,
+    params: Params = None,
+    limit: int = 1000,
+    timeout_s: float = 30.0,
+) -> Preview:
+    """Run an already-guarded `statement`; parameters are bound by DuckDB, never pasted in.
+
+    Raises QueryTimeout past `timeout_s`, QueryError with DuckDB's own message otherwise.
+    """
+    if limit < 0:
+        raise ValueError("limit must be >= 0")
+    wrapped = wrap_with_limit(statement, limit)
+    started = time.perf_counter()
+    with bounded_cursor(connection, timeout_s) as (cursor, deadline):
+        try:
+            # Belt and braces: the wrapped text must still be one query (nothing escaped the
+            # parentheses), whatever the statement contained.
+            if len(cursor.extract_statements(wrapped)) != 1:
+                raise GuardrailViolation("read-only guard [single-statement]: the query "
+                                         "escaped its preview wrapper")
+            cursor.execute(wrapped, params)
+            rows = cursor.fetchmany(limit + 1)
+            description = cursor.description or []
+        except duckdb.Error as error:
+            raise translate_error(error, deadline) from error
+    elapsed_ms = (time.perf_counter() - started) * 1000.0
+    truncated = len(rows) > limit
+    rows = [tuple(r) for r in rows[:limit]]
+    return Preview(
+        sql=statement,
+        columns=[str(d[0]) for d in description],
+        column_types=[str(d[1]) for d in description],
+        rows=rows,
+        row_count=len(rows),
+        truncated=truncated,
+        elapsed_ms=elapsed_ms,
+    )

@@ -1,0 +1,114 @@
+"""Value probing: which words of a question are values stored in the data?
+
+"delays out of JFK for United Air Lines Inc." names two filters: JFK is a value of
+`flights.origin` and "United Air Lines Inc." one of `airlines.name`. Matching is on whole
+words, case-insensitive, punctuation ignored, longest phrase first, so a phrase is never
+also matched by its own pieces.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bm25s.stopwords import STOPWORDS_EN_PLUS
+
+from zlens_jupyter.warehouse.catalog import ColumnValues
+from zlens_jupyter.warehouse.models import Catalog, ValueMatch
+
+MAX_PHRASE_WORDS = 6
+
+_WORD = re.compile(r"\w+")
+_MONTHS = {name: number for number, name in enumerate(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+     "october", "november", "december"], start=1)}
+# Three-letter forms count only when capitalized ("Mar" yes, "mar" no).
+_MONTH_ABBREVIATIONS = {name[:3].title(): n for name, n in _MONTHS.items() if name != "may"}
+_MONTH_ABBREVIATIONS["Sept"] = 9
+# Words too common to be a value unless written exactly as stored ("US" is a carrier code,
+# "us" is not; "SEE" is an airport, "see" is a verb).
+_COMMON_WORDS = frozenset(STOPWORDS_EN_PLUS) | {
+    "see", "show", "get", "give", "tell", "find", "list", "want", "need", "know", "let",
+    "make", "please", "like", "compare", "versus", "vs", "top", "total", "average", "avg",
+    "mean", "sum", "count", "number", "many", "much", "per", "max", "min", "rate", "share",
+    "trend", "year", "month", "day", "week", "time", "last", "first", "next", "best",
+    "worst", "high", "low", "late", "early", "new", "old", "long", "short", "big", "small",
+    "one", "two", "ten", "all", "any", "most", "least", "more", "less",
+}
+
+
+def _normalize(text: str) -> str:
+    return " ".join(_WORD.findall(text.lower()))
+
+
+@dataclass(frozen=True)
+class _Span:
+    start: int
+    end: int
+    words: tuple[str, ...]
+
+
+class ValueIndex:
+    """Sampled distinct values of text columns, keyed by their normalized words."""
+
+    def __init__(self, columns: Iterable[ColumnValues]) -> None:
+        self._by_phrase: dict[str, list[tuple[str, str, str]]] = {}
+        for column in columns:
+            for value in column.values:
+                phrase = _normalize(value)
+                if phrase and len(phrase.split()) <= MAX_PHRASE_WORDS:
+                    self._by_phrase.setdefault(phrase, []).append(
+                        (column.table, column.column, value)
+                    )
+
+    def probe(self, question: str, catalog: Catalog) -> list[ValueMatch]:
+        """Value matches in question order; within one phrase, by table then column."""
+        tokens = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(question)]
+        taken = [False] * len(tokens)
+        matches: list[tuple[int, ValueMatch]] = []
+        for size in range(min(MAX_PHRASE_WORDS, len(tokens)), 0, -1):
+            for first in range(len(tokens) - size + 1):
+                if any(taken[first:first + size]):
+                    continue
+                span = tokens[first:first + size]
+                word = question[span[0][0]:span[-1][1]]
+                found = self._lookup(word, size)
+                if not found and size == 1:
+                    found = _month(word, first, catalog)
+                if found:
+                    taken[first:first + size] = [True] * size
+                    matches.extend((span[0][0], m) for m in found)
+        matches.sort(key=lambda pair: (pair[0], pair[1].table, pair[1].column))
+        return [m for _, m in matches]
+
+    def _lookup(self, word: str, size: int) -> list[ValueMatch]:
+        hits = self._by_phrase.get(_normalize(word), [])
+        if size == 1:
+            hits = [hit for hit in hits if _could_be_value(word, hit[2])]
+        return [ValueMatch(word, table, column, value) for table, column, value in hits]
+
+
+def _could_be_value(word: str, value: str) -> bool:
+    """Single words: never numbers or one letter; common words only when written exactly
+    as stored."""
+    if word.isdigit() or len(word) < 2:
+        return False
+    return word == value or word.lower() not in _COMMON_WORDS
+
+
+def _month(word: str, position: int, catalog: Catalog) -> list[ValueMatch]:
+    """A month name -> matches on integer `month` columns, or one table-less match.
+
+    "May" counts only capitalized and not as the first word ("May I see..." is no month).
+    """
+    number = _MONTH_ABBREVIATIONS.get(word) or _MONTHS.get(word.lower())
+    if number is None or (word.lower() == "may" and (word != "May" or position == 0)):
+        return []
+    hits = [
+        ValueMatch(word, table.name, column.name, str(number))
+        for table in catalog.tables.values()
+        for column in table.columns
+        if column.name.lower() == "month" and "INT" in column.type.upper()
+    ]
+    return hits or [ValueMatch(word, "", "", str(number))]

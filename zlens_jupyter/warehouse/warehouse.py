@@ -1,0 +1,267 @@
+"""`Warehouse`: one DuckDB database as the rest of ZLens sees it.
+
+Everything the agent may do with data goes through here: read the catalog, link a question
+to tables and columns, probe values, validate and guard SQL, and run a bounded preview.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any
+
+import duckdb
+
+from zlens_jupyter.errors import ConfigError
+from zlens_jupyter.warehouse.catalog import (
+    KeyConstraint,
+    SchemaShape,
+    column_is_unique,
+    fingerprint_of,
+    read_key_constraints,
+    read_shape,
+    scan_tables,
+)
+from zlens_jupyter.warehouse.connection import open_connection
+from zlens_jupyter.warehouse.guard import guard_read_only, normalize_source
+from zlens_jupyter.warehouse.joins import infer_join_keys
+from zlens_jupyter.warehouse.linking import SchemaIndex
+from zlens_jupyter.warehouse.models import (
+    Catalog,
+    IdentifierProblem,
+    JoinKey,
+    LinkResult,
+    Preview,
+    TableInfo,
+    ValueMatch,
+)
+from zlens_jupyter.warehouse.preview import Params, run_preview
+from zlens_jupyter.warehouse.probing import ValueIndex
+from zlens_jupyter.warehouse.validate import nearest_names, validate_identifiers
+
+
+@dataclass
+class _Snapshot:
+    """Everything derived from one schema shape, replaced as a whole when the shape changes."""
+
+    check_key: str
+    catalog: Catalog
+    values: ValueIndex
+    constraints: list[KeyConstraint]
+    uniqueness: dict[tuple[str, str], bool] = field(default_factory=dict)
+
+
+class Warehouse:
+    """A DuckDB database with a cached catalog, schema linking and a read-only query path.
+
+    >>> wh = Warehouse.connect(":memory:")
+    >>> wh.preview("SELECT 42 AS answer").rows
+    [(42,)]
+    """
+
+    def __init__(self, connection: duckdb.DuckDBPyConnection, *, owned: bool = False) -> None:
+        self.connection = connection
+        self._owned = owned
+        self._lock = threading.RLock()
+        self._snapshot: _Snapshot | None = None
+        self._declared: list[tuple[str, str, str, str]] = []
+        self._allowed_sources: list[str] = []
+        self._index_key: tuple[int, Any] | None = None
+        self._index: SchemaIndex | None = None
+
+    @classmethod
+    def connect(
+        cls,
+        target: str | os.PathLike[str] | duckdb.DuckDBPyConnection,
+        *,
+        read_only: bool | None = None,
+    ) -> Warehouse:
+        """Open a .duckdb file, ":memory:", or wrap an open connection (which stays the
+        caller's: `close()` leaves it open). A missing file is a ConfigError saying what to
+        pass instead. Files open read-only unless `read_only=False`."""
+        connection, owned = open_connection(target, read_only)
+        return cls(connection, owned=owned)
+
+    def close(self) -> None:
+        """Close the connection if this warehouse opened it."""
+        if self._owned:
+            self.connection.close()
+
+    def __enter__(self) -> Warehouse:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # --- catalog ---------------------------------------------------------------------
+
+    def catalog(self) -> Catalog:
+        """The catalog, rebuilt only when table/column names, types or comments changed.
+
+        Each call costs one query over duckdb_columns(); row counts and sampled values are
+        recomputed only with a rebuild (so they can lag behind inserts).
+        """
+        return self._current().catalog
+
+    def _current(self) -> _Snapshot:
+        with self._lock:
+            shape = read_shape(self.connection)
+            if self._snapshot is None or self._snapshot.check_key != shape.check_key:
+                self._snapshot = self._scan(shape)
+            return self._snapshot
+
+    def _scan(self, shape: SchemaShape) -> _Snapshot:
+        tables, probe_values = scan_tables(self.connection, shape)
+        snapshot = _Snapshot(
+            check_key=shape.check_key,
+            catalog=Catalog(tables, (), shape.fingerprint),
+            values=ValueIndex(probe_values),
+            constraints=read_key_constraints(self.connection),
+        )
+        return self._with_join_keys(snapshot)
+
+    def _with_join_keys(self, snapshot: _Snapshot) -> _Snapshot:
+        tables = snapshot.catalog.tables
+        by_lower = {name.lower(): table for name, table in tables.items()}
+
+        def is_unique(table: str, column: str) -> bool:
+            key = (table.lower(), column.lower())
+            if key not in snapshot.uniqueness:
+                snapshot.uniqueness[key] = column_is_unique(
+                    self.connection, by_lower[table.lower()], column
+                )
+            return snapshot.uniqueness[key]
+
+        declared = [k for pair in self._declared if (k := _resolve(snapshot.catalog, pair))]
+        keys = infer_join_keys(tables, snapshot.constraints, declared, is_unique)
+        snapshot.catalog = snapshot.catalog.with_join_keys(keys)
+        return snapshot
+
+    def declare_relationships(self, pairs: Iterable[tuple[str, str, str, str]]) -> None:
+        """Add (from_table, from_column, to_table, to_column) joins from a semantic file.
+
+        Raises ConfigError naming the nearest real names when a table or column is unknown.
+        """
+        with self._lock:
+            snapshot = self._current()
+            new: list[tuple[str, str, str, str]] = []
+            for pair in pairs:
+                if len(pair) != 4:
+                    raise ConfigError(f"a relationship needs 4 names, got {pair!r}")
+                a, b, c, d = (str(part) for part in pair)
+                _resolve(snapshot.catalog, (a, b, c, d), strict=True)
+                new.append((a, b, c, d))
+            self._declared.extend(p for p in new if p not in self._declared)
+            self._snapshot = self._with_join_keys(snapshot)
+
+    def schema_fingerprint(self, tables: Iterable[str] | None = None) -> str:
+        """sha256 of the (table, column, type) triples of `tables` (all when None), for
+        noticing drift under a certified block. A missing table counts in, as missing."""
+        catalog = self.catalog()
+        if tables is None:
+            return catalog.fingerprint
+        triples: list[tuple[str, str, str]] = []
+        for name in tables:
+            table = catalog.table(name)
+            if table is None:
+                triples.append((name, "", "<missing>"))
+            else:
+                triples.extend((table.name, c.name, c.type) for c in table.columns)
+        return fingerprint_of(triples)
+
+    # --- questions -------------------------------------------------------------------
+
+    def link(
+        self,
+        question: str,
+        *,
+        k_tables: int = 5,
+        k_columns: int = 10,
+        synonyms: Mapping[str, list[str]] | None = None,
+    ) -> LinkResult:
+        """Rank tables and columns for `question` (BM25). `synonyms` maps "table.column",
+        "column" or "table" to extra words; the index is cached per catalog and synonyms."""
+        catalog = self.catalog()
+        key = (id(catalog), tuple(sorted((k, tuple(v)) for k, v in (synonyms or {}).items())))
+        with self._lock:
+            if self._index is None or self._index_key != key:
+                self._index = SchemaIndex(catalog, synonyms)
+                self._index_key = key
+            index = self._index
+        return index.search(question, k_tables=k_tables, k_columns=k_columns)
+
+    def probe_values(self, question: str) -> list[ValueMatch]:
+        """Words and phrases of `question` equal to stored text values (case-insensitive),
+        plus month names (see ValueMatch)."""
+        snapshot = self._current()
+        return snapshot.values.probe(question, snapshot.catalog)
+
+    # --- SQL ---------------------------------------------------------------------------
+
+    def allow_source(self, path_or_url: str) -> None:
+        """Let queries read this file, folder (trailing "/") or URL with read_csv & co."""
+        with self._lock:
+            if normalize_source(path_or_url) not in map(normalize_source,
+                                                        self._allowed_sources):
+                self._allowed_sources.append(path_or_url)
+
+    @property
+    def allowed_sources(self) -> tuple[str, ...]:
+        return tuple(self._allowed_sources)
+
+    def guard(self, sql: str) -> str:
+        """The single normalized read-only statement, or GuardrailViolation naming the rule."""
+        return guard_read_only(sql, self._allowed_sources)
+
+    def validate(self, sql: str) -> list[IdentifierProblem]:
+        """Unknown tables and columns in `sql`, each with the nearest real names."""
+        return validate_identifiers(sql, self.catalog())
+
+    def preview(
+        self, sql: str, *, params: Params = None, limit: int = 1000, timeout_s: float = 30.0
+    ) -> Preview:
+        """Guard, then run `sql` bounded by `limit` rows and `timeout_s` seconds.
+
+        Raises GuardrailViolation (never runs), QueryTimeout, or QueryError with DuckDB's
+        own message. Parameters ($name with a dict, ? with a list) are bound by DuckDB.
+        """
+        statement = self.guard(sql)
+        return run_preview(self.connection, statement, params=params, limit=limit,
+                           timeout_s=timeout_s)
+
+
+def _resolve(
+    catalog: Catalog, pair: tuple[str, str, str, str], *, strict: bool = False
+) -> JoinKey | None:
+    """A declared pair as a JoinKey with the catalog's spelling; None (or ConfigError when
+    strict) if a name is unknown."""
+    from_table, from_column, to_table, to_column = pair
+    label = f"{from_table}.{from_column} -> {to_table}.{to_column}"
+    ends: list[tuple[TableInfo, str]] = []
+    for table_name, column_name in ((from_table, from_column), (to_table, to_column)):
+        table = catalog.table(table_name)
+        if table is None:
+            if not strict:
+                return None
+            near = nearest_names(table_name, list(catalog.tables), fallback=True)
+            raise ConfigError(f"relationship {label}: no table {table_name}"
+                              + (f"; did you mean {' or '.join(near)}?" if near else ""))
+        column = table.column(column_name)
+        if column is None:
+            if not strict:
+                return None
+            near = nearest_names(column_name, [c.name for c in table.columns])
+            raise ConfigError(f"relationship {label}: no column {column_name} in "
+                              f"{table.name}"
+                              + (f"; did you mean {' or '.join(near)}?" if near else ""))
+        ends.append((table, column.name))
+    (left, left_column), (right, right_column) = ends
+    return JoinKey(left.name, left_column, right.name, right_column, "declared")
