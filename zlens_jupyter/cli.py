@@ -46,8 +46,10 @@ PHASE = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
-    out = Console(highlight=False, soft_wrap=True)
+    # Pipes and CI logs get a wide console: rich's 80-column default would cut names.
+    width = None if sys.stdout.isatty() else 160
+    err = Console(stderr=True, highlight=False, soft_wrap=True, width=width)
+    out = Console(highlight=False, soft_wrap=True, width=width)
     try:
         return int(args.func(args, out, err))
     except ZLensError as exc:
@@ -233,6 +235,11 @@ def _blocks(args: argparse.Namespace, out: Console, err: Console) -> int:
     for problem in session.library.errors:
         err.print(f"[yellow]bad block file:[/] {problem}")
     return 0
+
+
+def _file_name(file: Any) -> str:
+    path = getattr(file, "path", None)
+    return str(path) if path else ""
 
 
 def _certify(args: argparse.Namespace, out: Console, err: Console) -> int:

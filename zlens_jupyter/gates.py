@@ -30,7 +30,8 @@ _DATA_ROUTES = {
     Route.DQL_BLOCK_DRAFT,
     Route.CERTIFIED_ANSWER,
 }
-_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+# A number, but not the "-01" of "2025-01" or the digits inside a word like "Q4".
+_NUMBER = re.compile(r"(?<![\w.-])-?\d[\d,]*(?:\.\d+)?")
 _DID_YOU_MEAN = re.compile(r'(?:Did you mean|Candidate bindings:)\s*"?([\w."]+)"?', re.IGNORECASE)
 _MISSING = re.compile(
     r'(?:column|Column|Table|table) (?:with name )?"?([\w.]+)"? (?:not found|does not exist)'

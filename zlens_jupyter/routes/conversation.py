@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..engine import Artifact, StepContext, StepOutcome
-from .kit import RouteKit
+from .kit import RouteKit, refuse_unsafe_request
 
 
 class Clarify:
@@ -15,6 +15,7 @@ class Clarify:
         self.kit = kit
 
     def __call__(self, ctx: StepContext) -> StepOutcome:
+        refuse_unsafe_request(ctx.question)
         parsed = self.kit.parse(ctx.question)
         question = parsed.clarification
         if not question:
@@ -42,6 +43,7 @@ class Converse:
         self.kit = kit
 
     def __call__(self, ctx: StepContext) -> StepOutcome:
+        refuse_unsafe_request(ctx.question)
         examples = [b.name for b in self.kit.library.certified()][:3]
         metrics = [m.display_name for m in self.kit.semantic.metrics][:4]
         tables = list(self.kit.warehouse.catalog().tables)[:4]

@@ -68,7 +68,10 @@ class GeneratedAnswer:
                 intent["repaired_from"] = previous
                 return Draft(repaired, intent, str(intent.get("filters_said", "")))
         if looks_like_sql(ctx.question):
-            return Draft(ctx.question.strip().rstrip(";"), {"source": "user_sql"}, "")
+            # The user's own SQL: its shape is whatever they wrote, so no cardinality check.
+            return Draft(
+                ctx.question.strip().rstrip(";"), {"source": "user_sql", "shape": "user_sql"}, ""
+            )
         ctx.tool_called("parse_question", {"question": ctx.question})
         parsed = self.kit.parse(ctx.question)
         if parsed.spec is None:

