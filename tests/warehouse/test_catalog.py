@@ -8,10 +8,17 @@ import duckdb
 import pytest
 
 from zlens_jupyter.errors import ConfigError
-from zlens_jupyter.warehouse import JoinKey, Warehouse
+from zlens_jupyter.warehouse import ColumnInfo, JoinKey, TableInfo, Warehouse
 from zlens_jupyter.warehouse.catalog import LOW_CARDINALITY_LIMIT
 
 FLIGHT_ROWS = 336_776
+
+
+def col(table: TableInfo, name: str) -> ColumnInfo:
+    """The column, which the test expects to exist."""
+    column = table.column(name)
+    assert column is not None, name
+    return column
 
 
 def _key_pairs(keys: tuple[JoinKey, ...]) -> set[tuple[str, str, str, str, str]]:
@@ -28,8 +35,8 @@ def test_tables_views_columns_and_counts(nyc: Warehouse) -> None:
     assert flights.row_count == FLIGHT_ROWS
     assert [c.name for c in flights.columns][:3] == ["year", "month", "day"]
     assert flights.column("DEP_DELAY") is not None
-    assert flights.column("dep_delay").type == "DOUBLE"  # type: ignore[union-attr]
-    assert flights.column("time_hour").type == "TIMESTAMP"  # type: ignore[union-attr]
+    assert col(flights, "dep_delay").type == "DOUBLE"
+    assert col(flights, "time_hour").type == "TIMESTAMP"
     assert flights.column("no_such_column") is None
     view = catalog.tables["long_delays"]
     assert view.kind == "view"
@@ -40,21 +47,21 @@ def test_tables_views_columns_and_counts(nyc: Warehouse) -> None:
 def test_comments_come_from_duckdb(nyc: Warehouse) -> None:
     flights = nyc.catalog().tables["flights"]
     assert flights.comment == "All flights that departed NYC in 2013"
-    assert "early departures" in (flights.column("dep_delay").comment or "")  # type: ignore[union-attr]
-    assert flights.column("arr_delay").comment is None  # type: ignore[union-attr]
+    assert "early departures" in (col(flights, "dep_delay").comment or "")
+    assert col(flights, "arr_delay").comment is None
 
 
 def test_sampled_values_only_for_low_cardinality_text(nyc: Warehouse) -> None:
     catalog = nyc.catalog()
     flights = catalog.tables["flights"]
-    assert flights.column("origin").distinct_values == ("EWR", "JFK", "LGA")  # type: ignore[union-attr]
-    carriers = flights.column("carrier").distinct_values  # type: ignore[union-attr]
+    assert col(flights, "origin").distinct_values == ("EWR", "JFK", "LGA")
+    carriers = col(flights, "carrier").distinct_values
     assert len(carriers) == 16 and "UA" in carriers
     # tailnum has thousands of values, dep_delay is not text: neither is sampled.
-    assert flights.column("tailnum").distinct_values == ()  # type: ignore[union-attr]
-    assert flights.column("dep_delay").distinct_values == ()  # type: ignore[union-attr]
-    assert catalog.tables["airports"].column("faa").distinct_values == ()  # type: ignore[union-attr]
-    assert "United Air Lines Inc." in catalog.tables["airlines"].column("name").distinct_values  # type: ignore[union-attr]
+    assert col(flights, "tailnum").distinct_values == ()
+    assert col(flights, "dep_delay").distinct_values == ()
+    assert col(catalog.tables["airports"], "faa").distinct_values == ()
+    assert "United Air Lines Inc." in col(catalog.tables["airlines"], "name").distinct_values
     for table in catalog.tables.values():
         for column in table.columns:
             assert len(column.distinct_values) <= LOW_CARDINALITY_LIMIT
@@ -188,3 +195,14 @@ def test_a_broken_view_does_not_break_the_catalog() -> None:
     assert catalog.tables["ok"].row_count == 0
     if "v" in catalog.tables:  # DuckDB may or may not still list the dangling view
         assert catalog.tables["v"].row_count == -1
+
+
+def test_big_tables_are_profiled_on_a_sample_but_counted_exactly() -> None:
+    con = duckdb.connect()
+    con.execute("CREATE TABLE events AS SELECT range AS id, "
+                "['web', 'app', 'store'][range % 3 + 1] AS channel, "
+                "md5(range::VARCHAR) AS token FROM range(1500000)")
+    table = Warehouse.connect(con).catalog().tables["events"]
+    assert table.row_count == 1_500_000
+    assert col(table, "channel").distinct_values == ("app", "store", "web")
+    assert col(table, "token").distinct_values == ()

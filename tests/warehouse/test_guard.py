@@ -36,6 +36,7 @@ def test_hostile_statement_is_rejected_naming_its_rule(entry: dict[str, str]) ->
 @pytest.mark.parametrize("sql", BENIGN, ids=[f"b{i:03d}" for i in range(len(BENIGN))])
 def test_benign_query_passes_as_one_select(sql: str) -> None:
     statement = guard_read_only(sql)
+    assert statement in sql
     parsed = duckdb.connect().extract_statements(statement)
     assert [s.type for s in parsed] == [duckdb.StatementType.SELECT]
 
@@ -45,6 +46,12 @@ def test_outer_comments_and_semicolons_are_stripped_inner_text_kept() -> None:
     assert guard_read_only("/* a */ SELECT 'x;--' AS s ;; /* b */") == "SELECT 'x;--' AS s"
     inner = "SELECT a -- keep me\nFROM t"
     assert guard_read_only(inner) == inner
+
+
+def test_non_ascii_text_is_normalized_by_characters_not_bytes() -> None:
+    sql = "SELECT 'café ☕ 日本' AS s, 'ü' AS t; -- trailing ü"
+    assert guard_read_only(sql) == "SELECT 'café ☕ 日本' AS s, 'ü' AS t"
+    assert guard_read_only("/* é */ SELECT 'naïve' AS w -- done") == "SELECT 'naïve' AS w"
 
 
 def test_unparseable_sql_is_a_query_error_not_a_violation() -> None:
@@ -115,6 +122,7 @@ def test_anything_accepted_is_a_single_select(sql: str) -> None:
         statement = guard_read_only(sql)
     except (GuardrailViolation, QueryError):
         return
+    assert statement in sql  # normalizing only trims; it never rewrites
     con = duckdb.connect()
     for text in (sql, statement):
         assert [s.type for s in con.extract_statements(text)] == [duckdb.StatementType.SELECT]
@@ -130,5 +138,13 @@ def test_arbitrary_text_never_slips_through_as_a_non_select(sql: str) -> None:
         statement = guard_read_only(sql)
     except (GuardrailViolation, QueryError):
         return
+    assert statement in sql
     parsed = duckdb.connect().extract_statements(statement)
     assert [s.type for s in parsed] == [duckdb.StatementType.SELECT]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_characters="\x00"), max_size=40))
+def test_any_string_literal_survives_normalization(text: str) -> None:
+    literal = "'" + text.replace("'", "''") + "'"
+    assert guard_read_only(f"SELECT {literal} AS s; -- bye") == f"SELECT {literal} AS s"

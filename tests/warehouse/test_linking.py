@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import duckdb
 
-from zlens_jupyter.warehouse import ValueMatch, Warehouse
+from zlens_jupyter.warehouse import LinkedColumn, ValueMatch, Warehouse
 from zlens_jupyter.warehouse.linking import analyze, stem
 
 
-def _columns(result_columns: list, n: int) -> list[str]:  # type: ignore[type-arg]
+def _columns(result_columns: list[LinkedColumn], n: int) -> list[str]:
     return [f"{c.table}.{c.column}" for c in result_columns[:n]]
 
 

@@ -62,10 +62,9 @@ def test_parameters_are_bound_not_pasted(nyc: Warehouse) -> None:
 
 
 def test_a_long_query_times_out(nyc: Warehouse) -> None:
-    started = time.monotonic()
-    with pytest.raises(QueryTimeout, match="0.5 s"):
+    # Unstopped, this runs for hours; the error only arrives once DuckDB has stopped it.
+    with pytest.raises(QueryTimeout, match=r"0\.5 s limit"):
         nyc.preview("SELECT count(*) FROM range(10000000000) a, range(10) b", timeout_s=0.5)
-    assert time.monotonic() - started < 10  # generous: it stops, it does not run for hours
     # The connection is still usable afterwards.
     assert nyc.preview("SELECT 1 AS one").rows == [(1,)]
 
@@ -75,7 +74,8 @@ def test_duckdb_error_text_is_kept(nyc: Warehouse) -> None:
         nyc.preview("SELECT dep_dely FROM flights")
     assert not isinstance(caught.value, QueryTimeout)
     assert "dep_dely" in str(caught.value)
-    assert "dep_delay" in str(caught.value)  # DuckDB's "Did you mean" survives
+    assert "dep_delay" in str(caught.value)  # DuckDB's suggestion survives
+    assert "LINE 1: SELECT dep_dely FROM flights" in str(caught.value)  # the user's line
 
 
 def test_preview_always_guards(nyc: Warehouse) -> None:
@@ -166,3 +166,46 @@ def test_memory_and_existing_connections(tmp_path: Path) -> None:
         assert wrapped.connection is con
         assert list(wrapped.catalog().tables) == ["t"]
     assert con.execute("SELECT x FROM t").fetchall() == [(1,)]  # still open: not ours
+
+
+def test_a_billion_row_result_is_never_materialized() -> None:
+    with Warehouse.connect(":memory:") as warehouse:
+        preview = warehouse.preview("SELECT range AS n FROM range(1000000000)", limit=10)
+    assert preview.rows == [(n,) for n in range(10)]
+    assert preview.truncated
+
+
+def test_deadlines_are_per_query_across_threads() -> None:
+    con = duckdb.connect()
+    warehouse = Warehouse.connect(con)
+    outcomes: dict[str, object] = {}
+
+    def slow() -> None:
+        try:
+            warehouse.preview("SELECT count(*) FROM range(10000000000) a, range(10) b",
+                              timeout_s=0.3)
+        except QueryTimeout as error:
+            outcomes["slow"] = error
+
+    def quick() -> None:
+        outcomes["quick"] = warehouse.preview("SELECT sum(range) FROM range(1000)",
+                                              timeout_s=60).rows
+
+    threads = [threading.Thread(target=slow), threading.Thread(target=quick)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert isinstance(outcomes["slow"], QueryTimeout)
+    assert outcomes["quick"] == [(499500,)]
+
+
+def test_a_disarmed_deadline_never_fires_later() -> None:
+    from zlens_jupyter.warehouse.deadline import Deadline
+
+    cursor = duckdb.connect().cursor()
+    with Deadline(cursor, 1.0) as deadline:
+        pass  # the guarded work finished at once
+    time.sleep(1.5)  # past the due time: a timer that was not disarmed would fire now
+    assert cursor.execute("SELECT sum(range) FROM range(20000000)").fetchall()
+    assert not deadline.expired

@@ -204,8 +204,8 @@ def _value_filters(p: _Parse, values: list[ValueMatch]) -> list[tuple[ValueMatch
     out: list[tuple[ValueMatch, str | None]] = []
     for match in values:
         words = question_tokens(match.word)
-        if not words:
-            continue
+        if not words or not match.table:
+            continue  # a bare month name with no month column: the time parser handles it
         for i in range(len(p.tokens) - len(words) + 1):
             if p.tokens[i : i + len(words)] == words:
                 if p.taken & set(range(i, i + len(words))) and not any(

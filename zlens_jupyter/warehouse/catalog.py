@@ -41,6 +41,23 @@ JOIN duckdb_columns() c
 ORDER BY t.name, c.column_index
 """
 
+# Order-insensitive sums of hashes, computed inside DuckDB so no catalog rows travel to
+# Python: the whole check is one small result row.
+_CHECK_SQL = """
+SELECT
+  (SELECT count(*) || ':' || coalesce(sum(hash(table_name, column_name, data_type, comment)), 0)
+   FROM duckdb_columns()
+   WHERE database_name = current_database() AND schema_name = current_schema()),
+  (SELECT count(*) || ':' || coalesce(sum(hash(table_name, comment)), 0)
+   FROM duckdb_tables()
+   WHERE database_name = current_database() AND schema_name = current_schema()
+     AND NOT internal AND NOT temporary),
+  (SELECT count(*) || ':' || coalesce(sum(hash(view_name, comment, sql)), 0)
+   FROM duckdb_views()
+   WHERE database_name = current_database() AND schema_name = current_schema()
+     AND NOT internal AND NOT temporary)
+"""
+
 _KEY_CONSTRAINTS_SQL = """
 SELECT table_name, constraint_type, constraint_column_names, referenced_table,
        referenced_column_names
@@ -98,17 +115,27 @@ def fingerprint_of(triples: Iterable[tuple[str, str, str]]) -> str:
     return hashlib.sha256(json.dumps(normal).encode()).hexdigest()
 
 
-def read_shape(connection: duckdb.DuckDBPyConnection) -> SchemaShape:
-    """The cheap check: one query over the system catalog, no table is touched."""
+def read_check_key(connection: duckdb.DuckDBPyConnection) -> str:
+    """The cheap check: a key that changes when any table, view, column, type or comment
+    does. One aggregate query over the system catalog; no table is touched."""
+    cursor = connection.cursor()
+    try:
+        row = cursor.execute(_CHECK_SQL).fetchone()
+    finally:
+        cursor.close()
+    return "|".join(str(part) for part in row or ())
+
+
+def read_shape(connection: duckdb.DuckDBPyConnection, check_key: str) -> SchemaShape:
+    """Every table and view with its columns, types and comments (no table is touched)."""
     cursor = connection.cursor()
     try:
         rows = tuple(ShapeRow(*row) for row in cursor.execute(_SHAPE_SQL).fetchall())
     finally:
         cursor.close()
-    check_key = hashlib.sha256(json.dumps([list(vars(r).values()) for r in rows]).encode())
     return SchemaShape(
         rows=rows,
-        check_key=check_key.hexdigest(),
+        check_key=check_key,
         fingerprint=fingerprint_of((r.table, r.column, r.type) for r in rows),
     )
 
@@ -145,10 +172,13 @@ def scan_tables(
     tables: dict[str, TableInfo] = {}
     probe_values: list[ColumnValues] = []
     budget = PROBE_VALUE_BUDGET
+    counts = _count_table_rows(connection, [n for n, r in grouped.items() if r[0].kind == "table"])
     for name, rows in grouped.items():
         kind = rows[0].kind
         timeout = VIEW_TIMEOUT_S if kind == "view" else TABLE_TIMEOUT_S
-        row_count = _count_rows(connection, name, timeout)
+        row_count = counts.get(name)
+        if row_count is None:
+            row_count = _count_rows(connection, name, timeout)
         text_columns = [r.column for r in rows if is_text_type(r.type)]
         values = _distinct_text_values(connection, name, text_columns, row_count, timeout)
         columns = []
@@ -161,6 +191,23 @@ def scan_tables(
             columns.append(ColumnInfo(r.column, r.type, r.column_comment, low))
         tables[name] = TableInfo(name, kind, rows[0].table_comment, row_count, tuple(columns))
     return tables, probe_values
+
+
+def _count_table_rows(
+    connection: duckdb.DuckDBPyConnection, tables: list[str], chunk: int = 200
+) -> dict[str, int]:
+    """Exact row counts of base tables, many per statement (a table's count(*) is cheap;
+    the round trips are not when a warehouse has thousands of tables)."""
+    counts: dict[str, int] = {}
+    for start in range(0, len(tables), chunk):
+        names = tables[start:start + chunk]
+        sql = " UNION ALL ".join(
+            f"SELECT {i} AS i, count(*) AS n FROM {quote_identifier(name)}"
+            for i, name in enumerate(names)
+        )
+        rows = fetch_best_effort(connection, sql, timeout_s=TABLE_TIMEOUT_S) or []
+        counts.update((names[i], int(n)) for i, n in rows)
+    return counts
 
 
 def _count_rows(connection: duckdb.DuckDBPyConnection, table: str, timeout: float) -> int:

@@ -1,14 +1,9 @@
-"""Opening a DuckDB database, and running one statement under a deadline.
-
-The deadline is a `threading.Timer` that calls `interrupt()` on the cursor running the
-statement: DuckDB checks for interrupts between vectors, so even a runaway cross join stops
-within milliseconds of the deadline.
+"""Opening a DuckDB database, and running one statement on its own cursor under a deadline.
 """
 
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,6 +12,7 @@ from typing import Any
 import duckdb
 
 from zlens_jupyter.errors import ConfigError, QueryError, QueryTimeout
+from zlens_jupyter.warehouse.deadline import Deadline
 
 MEMORY = ":memory:"
 
@@ -67,32 +63,6 @@ def _explain_open_failure(path: Path, error: duckdb.Error) -> ConfigError:
     else:
         hint = "check the path and that DuckDB can open it"
     return ConfigError(f"cannot open the database at {path}: {hint} ({message})")
-
-
-class Deadline:
-    """Interrupts `cursor` after `seconds`; `expired` tells a timeout from other interrupts."""
-
-    def __init__(self, cursor: duckdb.DuckDBPyConnection, seconds: float) -> None:
-        self.seconds = seconds
-        self._fired = threading.Event()
-        self._cursor = cursor
-        self._timer = threading.Timer(seconds, self._fire)
-        self._timer.daemon = True
-
-    def _fire(self) -> None:
-        self._fired.set()
-        self._cursor.interrupt()
-
-    @property
-    def expired(self) -> bool:
-        return self._fired.is_set()
-
-    def __enter__(self) -> Deadline:
-        self._timer.start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self._timer.cancel()
 
 
 @contextmanager

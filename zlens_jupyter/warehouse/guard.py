@@ -190,13 +190,14 @@ def _single_select(sql: str) -> str:
 
 def _strip_outer_noise(sql: str, tokens: list[tuple[int, Any]]) -> str:
     """The text from the first to the last real token (no outer comments or semicolons)."""
+    raw = sql.encode("utf-8")  # DuckDB's token positions are byte offsets, not characters
     spans: list[tuple[int, int]] = []
     for i, (start, kind) in enumerate(tokens):
-        end = tokens[i + 1][0] if i + 1 < len(tokens) else len(sql)
-        if kind == duckdb.token_type.comment or sql[start:end].strip() == ";":
+        end = tokens[i + 1][0] if i + 1 < len(tokens) else len(raw)
+        if kind == duckdb.token_type.comment or raw[start:end].strip() == b";":
             continue
         spans.append((start, end))
-    return sql[spans[0][0]:spans[-1][1]].strip()
+    return raw[spans[0][0]:spans[-1][1]].decode("utf-8").strip()
 
 
 def _check_duckdb_tree(statement: str, sources: SourcePolicy) -> None:

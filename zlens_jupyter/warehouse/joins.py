@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from itertools import combinations
 
 from zlens_jupyter.warehouse.catalog import KeyConstraint
 from zlens_jupyter.warehouse.models import ColumnInfo, JoinKey, TableInfo
 
 # `customer_id`, `customer_key`, `customerId`: the part before the suffix names a table.
 _KEY_SUFFIX = re.compile(r"^(?P<thing>[A-Za-z0-9]+?)(?:_id|_key|_ID|_KEY|Id|ID|Key)$")
+KEY_ENDINGS = ("_id", "_key", "key")
 _TABLE_PREFIX = re.compile(r"^([a-z]{1,3}_)", re.IGNORECASE)
 # Names so generic that sharing them says nothing about a relationship.
 _GENERIC_NAMES = frozenset({
@@ -134,35 +134,32 @@ def _same_name_keys(tables: dict[str, TableInfo], unique: _UniqueColumns) -> lis
     for base, members in by_base.items():
         if not 2 <= len({m[0].name for m in members}) <= _MAX_TABLES_PER_NAME:
             continue
-        key_like = base.endswith(("_id", "_key", "key"))
-        for a, b in combinations(members, 2):
-            if a[0].name == b[0].name or not _compatible(a[2], b[2]):
-                continue
-            key = _orient(a, b, unique, key_like)
-            if key:
-                keys.append(key)
+        keys.extend(_keys_to_the_unique_member(members, unique, base.endswith(KEY_ENDINGS)))
     return keys
 
 
-def _orient(
-    a: tuple[TableInfo, str, str],
-    b: tuple[TableInfo, str, str],
-    unique: _UniqueColumns,
-    key_like: bool,
-) -> JoinKey | None:
-    """The key from the many side to the unique side, or None when the data says no."""
-    # Ask about the smaller table first: it is the likely "one" side and cheaper to check.
-    small, large = sorted((a, b), key=lambda m: m[0].row_count)
-    if unique(small[0].name, small[1]):
-        if not key_like and unique(large[0].name, large[1]):
-            return None  # two unique descriptive columns (phones, codes) are no relationship
-        many, one = large, small
-    elif unique(large[0].name, large[1]):
-        many, one = small, large
-    else:
-        return None
+def _keys_to_the_unique_member(
+    members: list[tuple[TableInfo, str, str]], unique: _UniqueColumns, key_like: bool
+) -> list[JoinKey]:
+    """Join every other table to the smallest table whose column is unique.
+
+    Asking smallest tables first finds the lookup side (airlines, customer) without ever
+    scanning the big fact table; descriptive names (not ..._id/..._key) also demand that the
+    other side is not unique, so two unique columns of unrelated tables are not a key.
+    """
+    ordered = sorted(members, key=lambda m: (m[0].row_count, m[0].name))
+    one = next((m for m in ordered if unique(m[0].name, m[1])), None)
+    if one is None:
+        return []
     source = "id_suffix" if key_like else "same_name"
-    return JoinKey(many[0].name, many[1], one[0].name, one[1], source)
+    keys = []
+    for many in ordered:
+        if many[0].name == one[0].name or not _compatible(many[2], one[2]):
+            continue
+        if not key_like and unique(many[0].name, many[1]):
+            continue
+        keys.append(JoinKey(many[0].name, many[1], one[0].name, one[1], source))
+    return keys
 
 
 def _id_suffix_keys(tables: dict[str, TableInfo], unique: _UniqueColumns) -> list[JoinKey]:

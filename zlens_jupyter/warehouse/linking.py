@@ -12,9 +12,9 @@ lower-case, English stop words dropped, and a light plural stemmer ("flights" ->
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 import bm25s
 import numpy as np
@@ -71,6 +71,13 @@ def analyze(text: str) -> list[str]:
     >>> analyze("sched_depTime of Flights")
     ['sched', 'scheduled', 'dep', 'departure', 'time', 'flight']
     """
+    return list(_analyze_cached(text))
+
+
+@functools.lru_cache(maxsize=100_000)
+def _analyze_cached(text: str) -> tuple[str, ...]:
+    # Catalogs repeat names, comments and values across thousands of columns; analyzing
+    # each distinct string once halves the index build time.
     tokens: list[str] = []
     for word in _WORDS.findall(text):
         lowered = word.lower()
@@ -78,13 +85,7 @@ def analyze(text: str) -> list[str]:
             continue
         tokens.append(stem(lowered))
         tokens.extend(stem(e) for e in ABBREVIATIONS.get(lowered, ()))
-    return tokens
-
-
-@dataclass(frozen=True)
-class _Doc:
-    table: str
-    column: str | None  # None for a table's own document
+    return tuple(tokens)
 
 
 class SchemaIndex:
@@ -92,37 +93,41 @@ class SchemaIndex:
 
     def __init__(self, catalog: Catalog, synonyms: Mapping[str, Iterable[str]] | None = None):
         extra = _SynonymLookup(synonyms or {})
-        docs: list[_Doc] = []
-        corpus: list[list[str]] = []
+        words = _analyze_cached  # tuples, shared between the many repeats of a name
+        # Column documents first (in table order), then one document per table.
+        self._column_names: list[tuple[str, str]] = []
+        corpus: list[tuple[str, ...]] = []
         table_of_column: list[int] = []
-        table_names = list(catalog.tables)
         for t_index, table in enumerate(catalog.tables.values()):
-            table_words = analyze(table.name)
+            table_words = words(table.name)
             for column in table.columns:
-                words = table_words + analyze(column.name) * 2 + analyze(column.comment or "")
-                words += extra.for_column(table.name, column.name)
+                column_words = words(column.name)
+                doc = table_words + column_words + column_words  # the name counts double
+                if column.comment:
+                    doc += words(column.comment)
                 for value in column.distinct_values[:SAMPLED_VALUES_IN_DOC]:
-                    words += analyze(value)
-                docs.append(_Doc(table.name, column.name))
-                corpus.append(words)
+                    doc += words(value)
+                if extra:
+                    doc += extra.for_column(table.name, column.name)
+                self._column_names.append((table.name, column.name))
+                corpus.append(doc)
                 table_of_column.append(t_index)
-        self._n_columns = len(docs)
         for table in catalog.tables.values():
-            docs.append(_Doc(table.name, None))
-            corpus.append(analyze(table.name) * 2 + analyze(table.comment or "")
+            table_words = words(table.name)
+            corpus.append(table_words + table_words + words(table.comment or "")
                           + extra.for_table(table.name))
-        self._docs = docs
-        self._table_names = table_names
+        self._n_columns = len(self._column_names)
+        self._table_names = list(catalog.tables)
         self._table_of_column = np.asarray(table_of_column, dtype=np.int64)
         self._bm25 = bm25s.BM25()
         if corpus:
-            self._bm25.index(corpus, show_progress=False)
+            self._bm25.index([list(doc) for doc in corpus], show_progress=False)
         self._vocab: dict[str, int] = dict(getattr(self._bm25, "vocab_dict", {}) or {})
 
     def search(self, question: str, *, k_tables: int = 5, k_columns: int = 10) -> LinkResult:
         """The top tables and columns for `question`, best first; only positive scores."""
         ids = sorted({self._vocab[t] for t in analyze(question) if t in self._vocab})
-        if not ids or not self._docs:
+        if not ids:
             return LinkResult(tables=[], columns=[])
         scores = np.asarray(self._bm25.get_scores(ids), dtype=np.float64)
         column_scores = scores[: self._n_columns]
@@ -134,7 +139,7 @@ class SchemaIndex:
         # The best column counts fully; other matching columns add a little.
         table_scores += best + 0.1 * (total - best)
         columns = [
-            LinkedColumn(self._docs[i].table, str(self._docs[i].column), float(column_scores[i]))
+            LinkedColumn(*self._column_names[i], float(column_scores[i]))
             for i in _top(column_scores, k_columns)
         ]
         tables = [(self._table_names[i], float(table_scores[i])) for i in _top(table_scores,
@@ -160,14 +165,15 @@ class _SynonymLookup:
     """Synonyms keyed by "table.column", "column" or "table" (case-insensitive)."""
 
     def __init__(self, synonyms: Mapping[str, Iterable[str]]) -> None:
-        self._words = {key.lower(): [w for phrase in phrases for w in analyze(phrase)]
+        self._words = {key.lower(): tuple(w for phrase in phrases for w in analyze(phrase))
                        for key, phrases in synonyms.items()}
 
-    def for_column(self, table: str, column: str) -> list[str]:
-        if not self._words:
-            return []
-        return (self._words.get(f"{table}.{column}".lower(), [])
-                + self._words.get(column.lower(), []))
+    def __bool__(self) -> bool:
+        return bool(self._words)
 
-    def for_table(self, table: str) -> list[str]:
-        return self._words.get(table.lower(), [])
+    def for_column(self, table: str, column: str) -> tuple[str, ...]:
+        return (self._words.get(f"{table}.{column}".lower(), ())
+                + self._words.get(column.lower(), ()))
+
+    def for_table(self, table: str) -> tuple[str, ...]:
+        return self._words.get(table.lower(), ())

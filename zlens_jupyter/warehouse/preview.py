@@ -8,14 +8,17 @@ tells us the result was truncated.
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
 import duckdb
 
-from zlens_jupyter.errors import GuardrailViolation
+from zlens_jupyter.errors import GuardrailViolation, QueryError
 from zlens_jupyter.warehouse.connection import bounded_cursor, translate_error
 from zlens_jupyter.warehouse.models import Preview
+
+_LINE = re.compile(r"LINE (\d+):")
 
 Params = dict[str, Any] | list[Any] | tuple[Any, ...] | None
 
@@ -25,6 +28,14 @@ def wrap_with_limit(statement: str, limit: int) -> str:
     the statement's last line must not swallow the closing parenthesis."""
     # `limit` is an int we computed, never user text, so formatting it in is safe.
     return f"SELECT * FROM (\n{statement}\n) AS zlens_preview LIMIT {int(limit) + 1}"
+
+
+def _unwrapped(error: BaseException) -> BaseException:
+    """DuckDB counts lines in the wrapped text; point its `LINE n:` at the user's SQL."""
+    if isinstance(error, QueryError) and error.args:
+        message = _LINE.sub(lambda m: f"LINE {int(m.group(1)) - 1}:", str(error.args[0]))
+        return type(error)(message)
+    return error
 
 
 def run_preview(
@@ -54,7 +65,7 @@ def run_preview(
             rows = cursor.fetchmany(limit + 1)
             description = cursor.description or []
         except duckdb.Error as error:
-            raise translate_error(error, deadline) from error
+            raise _unwrapped(translate_error(error, deadline)) from error
     elapsed_ms = (time.perf_counter() - started) * 1000.0
     truncated = len(rows) > limit
     rows = [tuple(r) for r in rows[:limit]]

@@ -21,6 +21,7 @@ from zlens_jupyter.warehouse.catalog import (
     SchemaShape,
     column_is_unique,
     fingerprint_of,
+    read_check_key,
     read_key_constraints,
     read_shape,
     scan_tables,
@@ -69,7 +70,7 @@ class Warehouse:
         self._snapshot: _Snapshot | None = None
         self._declared: list[tuple[str, str, str, str]] = []
         self._allowed_sources: list[str] = []
-        self._index_key: tuple[int, Any] | None = None
+        self._index_key: tuple[str, Any] | None = None
         self._index: SchemaIndex | None = None
 
     @classmethod
@@ -113,9 +114,9 @@ class Warehouse:
 
     def _current(self) -> _Snapshot:
         with self._lock:
-            shape = read_shape(self.connection)
-            if self._snapshot is None or self._snapshot.check_key != shape.check_key:
-                self._snapshot = self._scan(shape)
+            check_key = read_check_key(self.connection)
+            if self._snapshot is None or self._snapshot.check_key != check_key:
+                self._snapshot = self._scan(read_shape(self.connection, check_key))
             return self._snapshot
 
     def _scan(self, shape: SchemaShape) -> _Snapshot:
@@ -189,11 +190,14 @@ class Warehouse:
     ) -> LinkResult:
         """Rank tables and columns for `question` (BM25). `synonyms` maps "table.column",
         "column" or "table" to extra words; the index is cached per catalog and synonyms."""
-        catalog = self.catalog()
-        key = (id(catalog), tuple(sorted((k, tuple(v)) for k, v in (synonyms or {}).items())))
+        snapshot = self._current()
+        # The index depends on names, comments and sampled values (all covered by the check
+        # key) and on the synonyms; declaring join keys does not invalidate it.
+        key = (snapshot.check_key,
+               tuple(sorted((k, tuple(v)) for k, v in (synonyms or {}).items())))
         with self._lock:
             if self._index is None or self._index_key != key:
-                self._index = SchemaIndex(catalog, synonyms)
+                self._index = SchemaIndex(snapshot.catalog, synonyms)
                 self._index_key = key
             index = self._index
         return index.search(question, k_tables=k_tables, k_columns=k_columns)
