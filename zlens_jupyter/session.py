@@ -139,7 +139,8 @@ class Session:
             budget=budget,
             context={"database": _describe(self.target), "project": str(self.project_dir)},
         )
-        return self.engine.run(request, on_event, cancel=cancel)
+        with self.warehouse.pinned():  # one run sees one schema, checked once
+            return self.engine.run(request, on_event, cancel=cancel)
 
     # -- blocks ------------------------------------------------------------------------
 

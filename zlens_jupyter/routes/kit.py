@@ -3,6 +3,7 @@ one way to run a statement that records the facts the gates will judge."""
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +78,7 @@ class RouteKit:
     preview_limit: int = 1000
     statement_timeout_s: float = 30.0
     _lexicon: tuple[str, Lexicon] | None = field(default=None, repr=False)
+    _validated: dict[tuple[str, str], list[Any]] = field(default_factory=dict, repr=False)
 
     def lexicon(self) -> Lexicon:
         catalog = self.warehouse.catalog()
@@ -96,6 +98,15 @@ class RouteKit:
                 result.clarification += " Did you mean " + ", ".join(result.candidates[:3]) + "?"
         return result
 
+    def _validate(self, sql: str) -> list[Any]:
+        """Catalog validation, remembered per (schema, statement): re-asking is common."""
+        key = (self.warehouse.catalog().fingerprint, sql)
+        if key not in self._validated:
+            if len(self._validated) > 256:
+                self._validated.clear()
+            self._validated[key] = self.warehouse.validate(sql)
+        return self._validated[key]
+
     def execute(
         self, sql: str, ctx: StepContext, params: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
@@ -105,8 +116,8 @@ class RouteKit:
         """
         normalized = self.warehouse.guard(sql)
         facts: dict[str, Any] = {"guarded": True, "sql": sql}
-        problems = self.warehouse.validate(normalized)
-        facts["grounding"] = grounding_of(normalized)
+        problems = self._validate(normalized)
+        facts["grounding"] = dict(grounding_of(normalized))
         if problems:
             facts["validation_problems"] = [
                 {"kind": p.kind, "name": p.name, "nearest": p.nearest, "message": p.message}
@@ -135,6 +146,7 @@ class RouteKit:
         return result, facts
 
 
+@functools.lru_cache(maxsize=256)
 def grounding_of(sql: str) -> dict[str, list[str]]:
     """The tables and columns a statement touches (what "grounded in the catalog" refers to)."""
     tree = sqlglot.parse_one(sql, dialect="duckdb")

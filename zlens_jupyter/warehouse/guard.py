@@ -28,6 +28,8 @@ Rules, each named in the violation message:
 
 from __future__ import annotations
 
+import functools
+
 import json
 import os
 import threading
@@ -117,6 +119,14 @@ def guard_read_only(sql: str, allowed_sources: Iterable[str] = ()) -> str:
     Traceback (most recent call last):
     SQLGuardViolation: read-only guard [select-only]: DROP statements are not allowed
     """
+    return _guard_cached(sql, tuple(allowed_sources))
+
+
+@functools.lru_cache(maxsize=512)
+def _guard_cached(sql: str, allowed_sources: tuple[str, ...]) -> str:
+    # The guard is a pure function of its text, and one run checks the same statement several
+    # times (before running it, inside preview, in the gate); only verdicts that pass are
+    # cached (lru_cache does not keep exceptions), so a violation is re-examined every time.
     sources = SourcePolicy(allowed_sources)
     statement = _single_select(sql)
     _check_duckdb_tree(statement, sources)

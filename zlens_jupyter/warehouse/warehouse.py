@@ -6,9 +6,11 @@ to tables and columns, probe values, validate and guard SQL, and run a bounded p
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import os
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
@@ -68,6 +70,7 @@ class Warehouse:
         self._owned = owned
         self._lock = threading.RLock()
         self._snapshot: _Snapshot | None = None
+        self._pins = 0
         self._declared: list[tuple[str, str, str, str]] = []
         self._allowed_sources: list[str] = []
         self._index_key: tuple[str, Any] | None = None
@@ -112,8 +115,25 @@ class Warehouse:
         """
         return self._current().catalog
 
+    @contextmanager
+    def pinned(self) -> Iterator[Catalog]:
+        """Check the schema once for a whole block of work (one run), not on every call.
+
+        On a wide database the check costs ~0.1 s (duckdb_columns() over every column), and
+        one run asks for the catalog a dozen times; a run should see one schema anyway."""
+        with self._lock:
+            snapshot = self._current()
+            self._pins += 1
+        try:
+            yield snapshot.catalog
+        finally:
+            with self._lock:
+                self._pins -= 1
+
     def _current(self) -> _Snapshot:
         with self._lock:
+            if self._pins and self._snapshot is not None:
+                return self._snapshot
             check_key = read_check_key(self.connection)
             if self._snapshot is None or self._snapshot.check_key != check_key:
                 self._snapshot = self._scan(read_shape(self.connection, check_key))

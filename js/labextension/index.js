@@ -1,0 +1,112 @@
+// ZLens companion extension for JupyterLab 4 and Notebook 7.
+//
+// Outputs cannot reach the notebook model on their own: answer HTML is static (so it reads in
+// nbviewer) and the run panel widget only sees its own element. This plugin listens on each
+// notebook panel for three things that bubble up from inside it:
+//   - `zlens:interrupt`: the run panel's Stop button. Browser -> kernel comm messages do not
+//     reach a busy synchronous cell on ipykernel 7.4, so Stop interrupts the kernel instead
+//     and the Python side turns the KeyboardInterrupt into a cancelled run.
+//   - `zlens:insert-cell` {source, cell_type}: a widget asks for a new cell below its cell.
+//   - clicks on `[data-zlens-insert]` (base64 UTF-8 source) in answer HTML: the same insertion.
+// Handled events get preventDefault(), which tells the sender that someone acted on them.
+import { INotebookTracker } from '@jupyterlab/notebook';
+
+const INSERT_SELECTOR = '[data-zlens-insert], .zlens-insert';
+
+/** Decode base64 holding UTF-8 text (atob alone yields Latin-1 code units). */
+function decodeBase64Utf8(encoded) {
+  const bytes = Uint8Array.from(atob(encoded), ch => ch.charCodeAt(0));
+  return new TextDecoder().decode(bytes);
+}
+
+/** The index of the notebook cell whose DOM node contains `target`, or -1. */
+function cellIndexOf(panel, target) {
+  const cells = panel.content.widgets;
+  for (let i = 0; i < cells.length; i++) {
+    if (cells[i].node.contains(target)) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/** Insert a cell directly below the cell that contains `target`. */
+function insertBelow(panel, target, source, cellType) {
+  const model = panel.content.model;
+  const index = cellIndexOf(panel, target);
+  if (!model || index < 0 || typeof source !== 'string') {
+    return false;
+  }
+  const type = cellType === 'markdown' || cellType === 'raw' ? cellType : 'code';
+  model.sharedModel.insertCell(index + 1, { cell_type: type, source });
+  panel.content.activeCellIndex = index + 1;
+  return true;
+}
+
+/**
+ * The source a clicked insert button carries: its base64 attribute, or (when a sanitizer
+ * stripped data-* attributes from untrusted output) the <pre> it names by class.
+ */
+function sourceOfButton(button) {
+  const encoded = button.getAttribute('data-zlens-insert');
+  if (encoded) {
+    return decodeBase64Utf8(encoded);
+  }
+  const kind = [...button.classList].find(c => c.startsWith('zlens-insert-'));
+  const answer = button.closest('.zlens-answer');
+  const pre = kind && answer ? answer.querySelector(`pre.zlens-source-${kind.slice(13)}`) : null;
+  return pre ? pre.textContent : null;
+}
+
+function attach(panel) {
+  const node = panel.node;
+  const onInterrupt = event => {
+    const kernel = panel.sessionContext?.session?.kernel;
+    if (!kernel) {
+      return;
+    }
+    event.preventDefault();
+    kernel.interrupt().catch(error => console.warn('zlens: interrupt failed', error));
+  };
+  const onInsert = event => {
+    const detail = event.detail || {};
+    if (insertBelow(panel, event.target, detail.source, detail.cell_type)) {
+      event.preventDefault();
+    }
+  };
+  const onClick = event => {
+    const button = event.target.closest ? event.target.closest(INSERT_SELECTOR) : null;
+    if (!button || !node.contains(button)) {
+      return;
+    }
+    const source = sourceOfButton(button);
+    if (source !== null && insertBelow(panel, button, source, 'code')) {
+      event.preventDefault();
+      event.stopPropagation();
+      button.setAttribute('data-zlens-inserted', 'true');
+    }
+  };
+  node.addEventListener('zlens:interrupt', onInterrupt);
+  node.addEventListener('zlens:insert-cell', onInsert);
+  node.addEventListener('click', onClick);
+  panel.disposed.connect(() => {
+    node.removeEventListener('zlens:interrupt', onInterrupt);
+    node.removeEventListener('zlens:insert-cell', onInsert);
+    node.removeEventListener('click', onClick);
+  });
+}
+
+const plugin = {
+  id: 'zlens-jupyter:actions',
+  description: 'Stop interrupts the kernel; ZLens answer buttons insert cells below.',
+  autoStart: true,
+  requires: [INotebookTracker],
+  activate: (app, tracker) => {
+    tracker.forEach(attach);
+    tracker.widgetAdded.connect((_, panel) => attach(panel));
+    // Lets a page (and the browser tests) see that the extension is active.
+    document.body.dataset.zlensExtension = 'active';
+  }
+};
+
+export default plugin;

@@ -1,0 +1,113 @@
+"""The run panel's Python side, without a browser: traits, compact state, stop callbacks."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from zlens_jupyter.engine import CancelToken, Engine, Route, RunStatus
+from zlens_jupyter.errors import ConfigError
+from zlens_jupyter.notebook import widget as widget_module
+from zlens_jupyter.notebook.widget import RunPanel, compact_run, orb_for_event, slim_event
+
+
+def test_panel_follows_the_loop_through_plan_work_verify_done(escalated_run):
+    panel = RunPanel(escalated_run.question, budget=escalated_run.budget)
+    seen: list[tuple[str, str]] = []
+    panel.observe(lambda change: seen.append(("orb", change["new"])), names="orb")
+    panel.observe(lambda change: seen.append(("phase", change["new"])), names="phase")
+    for event in escalated_run.events:
+        panel.on_event(event)
+    orbs = [value for name, value in seen if name == "orb"]
+    phases = [value for name, value in seen if name == "phase"]
+    assert orbs[:4] == ["planning", "working", "verifying", "planning"]
+    assert "repairing" in orbs and orbs[-1] == "done"
+    assert phases[:3] == ["plan", "work", "verify"] and phases[-1] == "done"
+    # A trait is written only when its value changes: far fewer writes than events.
+    assert len(seen) < len(escalated_run.events)
+    assert [e["seq"] for e in panel.events] == [e.seq for e in escalated_run.events]
+
+
+def test_finish_keeps_a_compact_json_record_with_insert_sources(grounded_run):
+    panel = RunPanel(grounded_run.question)
+    panel.finish(grounded_run)
+    final = panel.final_run
+    json.dumps(final)  # widget state must be plain JSON
+    assert final["id"] == grounded_run.id and final["trust_state"] == "grounded"
+    assert "rows" not in final["result"] and final["result"]["row_count"] == 3
+    assert all("payload" not in e for e in final["events"])
+    assert final["insert"]["dql"].startswith("%%dql\n")
+    assert final["steps"][0]["attempts"][0]["evaluations"][0]["id"] == "catalog-grounding"
+    assert (panel.orb, panel.phase) == ("done", "done")
+    assert panel.budget["max_steps"] == 4
+    assert repr(panel) == ("<ZLens run panel: done trust=grounded — 'What is revenue by segment?'>")
+
+
+def test_terminal_orbs_follow_the_run_status(blocked_run, clarification_run):
+    for run, orb in ((blocked_run, "blocked"), (clarification_run, "needs_review")):
+        panel = RunPanel(run.question)
+        for event in run.events:
+            panel.on_event(event)
+        assert panel.orb == orb
+        panel.finish(run)
+        assert panel.orb == orb
+    assert orb_for_event("run.cancelled", "cancelled") == ("cancelled", "done")
+    assert orb_for_event("artifact.created") is None
+
+
+def test_stop_from_the_browser_cancels_a_background_run():
+    token = CancelToken()
+    panel = RunPanel("q")
+    panel.on_stop(token.cancel)
+    panel.on_stop(lambda: 1 / 0)  # a broken callback is recorded, not raised
+    panel._handle_custom_msg({"kind": "stop"}, [])
+    assert token.cancelled and panel.stop_requested
+    assert panel.stop_errors == ["ZeroDivisionError: division by zero"]
+
+    def executor(ctx):
+        raise AssertionError("a cancelled run must not execute a step")
+
+    run = Engine({route: executor for route in Route}).run("What is revenue?", cancel=token)
+    panel.finish(run)
+    assert run.status is RunStatus.CANCELLED and panel.orb == "cancelled"
+
+
+def test_reset_clears_the_panel_for_the_next_question(grounded_run):
+    panel = RunPanel(grounded_run.question)
+    for event in grounded_run.events:
+        panel.on_event(event)
+    panel.finish(grounded_run)
+    panel.reset("Next question?")
+    assert (panel.question, panel.orb, panel.final_run, panel.events) == (
+        "Next question?",
+        "idle",
+        {},
+        [],
+    )
+
+
+def test_bulky_payloads_are_cut_before_they_are_sent():
+    event = {
+        "type": "tool.result",
+        "seq": 1,
+        "payload": {"rows": list(range(1000)), "sql": "x" * 5000},
+    }
+    slim = slim_event(event)
+    assert len(slim["payload"]["rows"]) == 20
+    assert len(slim["payload"]["sql"]) == 601 and slim["payload"]["sql"].endswith("…")
+    assert event["payload"]["rows"] == list(range(1000))  # the engine's record is untouched
+
+
+def test_compact_run_keeps_the_schema_names(escalated_run):
+    compact = compact_run(escalated_run)
+    full = escalated_run.to_dict()
+    assert set(full) <= set(compact) and set(compact) - set(full) == {"insert"}
+    assert [s["status"] for s in compact["steps"]] == ["escalated", "repaired"]
+    assert compact["steps"][1]["repairs"] == 1
+
+
+def test_a_missing_bundle_says_how_to_fix_it(monkeypatch, tmp_path):
+    monkeypatch.setattr(widget_module, "PANEL_JS", tmp_path / "panel.js")
+    with pytest.raises(ConfigError, match=r"pip install -e \."):
+        RunPanel("q")

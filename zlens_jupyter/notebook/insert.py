@@ -1,0 +1,133 @@
+"""The sources of the cells an answer offers to insert: a `%%dql` block draft and a SQL cell.
+
+Both come from the run record alone (no model, no database), so they can be rebuilt from a
+stored run. The lab extension inserts them below the answer's cell; without it the answer's
+<details> block shows them to copy.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from typing import Any
+
+from ..dql.block import Block
+from ..dql.formatter import format_declaration
+from ..dql.model import Assertion, Field, Ident, Item, Section, Value
+from ..engine.records import AgentRun
+from .chart import chart_choice
+
+DQL_MAGIC = "%%dql"
+# The cell magic that runs read-only SQL against the session's connection.
+SQL_MAGIC = "%%zlens_sql"
+_NAME_LIMIT = 60
+
+
+def dql_draft_source(run: AgentRun | dict[str, Any]) -> str | None:
+    """A `%%dql` cell holding a reviewable draft block for the run's answer, or None.
+
+    Uses the run's `dql_block_draft` artifact when there is one; otherwise drafts a minimal
+    `status = "draft"` block around the answer's SQL. AI output is always a draft: only a
+    person certifies.
+    """
+    data = _as_dict(run)
+    for artifact in reversed(data.get("artifacts") or []):
+        content = artifact.get("content") or {}
+        if artifact.get("kind") == "dql_block_draft" and isinstance(content.get("source"), str):
+            return _with_magic(DQL_MAGIC, content["source"])
+    sql = (data.get("sql") or "").strip()
+    if not sql:
+        return None
+    return _with_magic(DQL_MAGIC, format_declaration(draft_block(data)))
+
+
+def sql_cell_source(run: AgentRun | dict[str, Any], *, magic: str = SQL_MAGIC) -> str | None:
+    """A cell that reruns the answer's SQL (from a `sql_cell` artifact or the answer), or None."""
+    data = _as_dict(run)
+    sql = None
+    for artifact in reversed(data.get("artifacts") or []):
+        content = artifact.get("content") or {}
+        if artifact.get("kind") == "sql_cell":
+            sql = content.get("source") or content.get("sql")
+            break
+    sql = (sql or data.get("sql") or "").strip()
+    if not sql:
+        return None
+    header = f"-- {_one_line(data.get('question', ''))}\n" if data.get("question") else ""
+    return _with_magic(magic, header + sql + "\n")
+
+
+def draft_block(run: AgentRun | dict[str, Any]) -> Block:
+    """A minimal draft block for the run's SQL: what a reviewer completes and certifies."""
+    data = _as_dict(run)
+    question = _one_line(data.get("question") or "Untitled question")
+    result = data.get("result") or {}
+    columns = [str(c) for c in result.get("columns") or []]
+    items: list[Item] = [
+        Field("domain", str((data.get("context") or {}).get("domain") or "analytics")),
+        Field("type", "custom"),
+        Field("status", "draft"),
+        Field("description", question),
+        Field("llmContext", f"Use when people ask: {question}"),
+    ]
+    if columns:
+        outputs: list[Value] = [*columns]
+        items.append(Field("outputs", outputs))
+    items.append(Field("query", str(data.get("sql") or "").strip()))
+    chart = chart_choice(result, (data.get("provenance") or {}).get("visualization"))
+    if chart is not None:
+        kind, x, y = chart
+        fields: list[Item] = [Field("chart", kind), Field("x", _ident(x)), Field("y", _ident(y))]
+        items.append(Section("visualization", fields))
+    items.append(Section("tests", [Assertion("row_count", ">", 0)]))
+    return Block(
+        kind="block",
+        name=_block_name(question),
+        items=items,
+        leading_comments=[
+            f"Drafted by ZLens from run {data.get('id', '?')}: review it, add owner and grain,",
+            "then certify it with %zlens certify (a person's act; the agent never certifies).",
+        ],
+    )
+
+
+def encode_source(source: str) -> str:
+    """Base64 of the UTF-8 source: safe inside an HTML attribute, decoded by the extension."""
+    return base64.b64encode(source.encode("utf-8")).decode("ascii")
+
+
+def _as_dict(run: AgentRun | dict[str, Any]) -> dict[str, Any]:
+    return run.to_dict() if isinstance(run, AgentRun) else run
+
+
+def _with_magic(magic: str, body: str) -> str:
+    body = body.lstrip("\n")
+    if body.startswith(magic):
+        return body
+    return f"{magic}\n{body}" if body.endswith("\n") else f"{magic}\n{body}\n"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _block_name(question: str) -> str:
+    name = question.rstrip("?.! ")
+    if len(name) > _NAME_LIMIT:
+        name = name[:_NAME_LIMIT].rsplit(" ", 1)[0] + "…"
+    return name or "Untitled"
+
+
+def _ident(name: str) -> str:
+    """A bare identifier when DQL allows one (`x = segment`), else a quoted string."""
+    return Ident(name) if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) else name
+
+
+__all__ = [
+    "DQL_MAGIC",
+    "SQL_MAGIC",
+    "dql_draft_source",
+    "draft_block",
+    "encode_source",
+    "sql_cell_source",
+]

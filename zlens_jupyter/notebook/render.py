@@ -1,0 +1,320 @@
+"""The answer as a static rich mime bundle: it reads in JupyterLab, nbviewer, GitHub and a
+terminal, long after the kernel is gone.
+
+`answer_bundle(run)` returns `(data, metadata)` for `IPython.display.publish_display_data` or
+`display(..., raw=True)`: `text/html` (sentence, table preview, trust chip, SQL, provenance,
+Insert buttons and the cell sources to copy), `text/plain`, and a Vega-Lite chart when one
+fits. Every piece of text from the run is escaped; styling uses JupyterLab's theme variables
+with fallbacks, inline, because nbviewer and GitHub drop <style> blocks.
+
+The Insert buttons carry their cell source (base64, `data-zlens-insert`) for the ZLens lab
+extension, which inserts the cell below. Output HTML cannot run scripts of its own, so where
+the extension is absent (nbviewer, classic viewers) the buttons do nothing and the "Cell
+sources to copy" <details> block holds the same text to copy by hand.
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+from html import escape
+from typing import Any
+
+from ..engine.records import AgentRun
+from .chart import VEGA_LITE, chart_choice, is_number, vega_lite_spec
+from .insert import dql_draft_source, encode_source, sql_cell_source
+
+PREVIEW_ROWS = 20
+
+TRUST_LABELS = {
+    "certified": "certified",
+    "grounded": "grounded",
+    "review_required": "review required",
+    "blocked": "blocked",
+    "not_applicable": "not applicable",
+}
+_TRUST_COLOURS = {
+    "certified": "var(--jp-success-color1, #388e3c)",
+    "grounded": "var(--jp-brand-color1, #1976d2)",
+    "review_required": "var(--jp-warn-color1, #f57c00)",
+    "blocked": "var(--jp-error-color1, #d32f2f)",
+    "not_applicable": "var(--jp-ui-font-color2, #616161)",
+}
+_FONT = "var(--jp-ui-font-family, system-ui, -apple-system, 'Segoe UI', sans-serif)"
+_MONO = "var(--jp-code-font-family, ui-monospace, Menlo, Consolas, monospace)"
+_MUTED = "color: var(--jp-ui-font-color2, #616161)"
+_BORDER = "var(--jp-border-color2, #d0d7de)"
+_BUTTON = (
+    f"font: inherit; padding: 2px 10px; margin-right: 6px; border-radius: 4px; cursor: pointer;"
+    f" border: 1px solid {_BORDER}; background: var(--jp-layout-color2, #f6f8fa);"
+    " color: var(--jp-ui-font-color1, #1f2328)"
+)
+_PRE = (
+    f"font-family: {_MONO}; font-size: var(--jp-code-font-size, 12px); white-space: pre-wrap;"
+    " background: var(--jp-layout-color2, #f6f8fa); padding: 6px 8px; border-radius: 4px;"
+    " margin: 4px 0"
+)
+
+
+Bundle = tuple[dict[str, Any], dict[str, Any]]
+
+
+def answer_outputs(run: AgentRun | dict[str, Any]) -> list[Bundle]:
+    """The outputs to display, in order: the answer, then its chart when one fits.
+
+    A front end shows one mime type per output (JupyterLab ranks text/html above Vega-Lite),
+    so a chart inside the answer's bundle would never be drawn; as its own output it is.
+    """
+    data, metadata = answer_bundle(run, chart=False)
+    outputs = [(data, metadata)]
+    spec = vega_lite_spec(run.to_dict() if isinstance(run, AgentRun) else run)
+    if spec is not None:
+        titles = [channel["title"] for channel in spec["encoding"].values()]
+        caption = f"[{spec['mark']['type']} chart: {' by '.join(reversed(titles))}]"
+        outputs.append(({VEGA_LITE: spec, "text/plain": caption}, {"zlens": metadata["zlens"]}))
+    return outputs
+
+
+def answer_bundle(run: AgentRun | dict[str, Any], *, chart: bool = True) -> Bundle:
+    """The answer's mime bundle and metadata (with a Vega-Lite chart unless `chart=False`).
+
+    >>> data, meta = answer_bundle({"id": "run_1", "question": "How many?", "status":
+    ...     "completed", "trust_state": "grounded", "answer": "There are 3.", "sql": "select 3"})
+    >>> sorted(data), meta["zlens"]["trust_state"]
+    (['text/html', 'text/plain'], 'grounded')
+    """
+    data = run.to_dict() if isinstance(run, AgentRun) else run
+    bundle: dict[str, Any] = {"text/plain": answer_text(data), "text/html": answer_html(data)}
+    spec = vega_lite_spec(data) if chart else None
+    if spec is not None:
+        bundle[VEGA_LITE] = spec
+    sql = data.get("sql")
+    metadata = {
+        "zlens": {
+            "run_id": data.get("id"),
+            "question": data.get("question"),
+            "trust_state": data.get("trust_state"),
+            "sql_hash": _sql_hash(sql) if sql else None,
+            "model": _model(data),
+        }
+    }
+    return bundle, metadata
+
+
+# -- the sentence, the table and the provenance line -------------------------------------------
+
+
+def answer_sentence(data: dict[str, Any]) -> str:
+    """What the run concluded, in one sentence or paragraph."""
+    status = data.get("status")
+    if status == "needs_clarification" and data.get("clarification"):
+        return f"ZLens needs one detail before answering: {data['clarification']}"
+    if data.get("answer"):
+        return str(data["answer"])
+    if status == "cancelled":
+        return "The run was cancelled before it produced an answer."
+    if status == "blocked":
+        return (
+            f"The run was blocked: {data.get('trust_reason') or data.get('error') or 'see trace'}"
+        )
+    return str(data.get("summary") or "No answer was produced.")
+
+
+def _preview(data: dict[str, Any]) -> tuple[list[str], list[list[Any]], str] | None:
+    result = data.get("result") or {}
+    columns = [str(c) for c in result.get("columns") or []]
+    if not columns:
+        return None
+    rows = [list(r) for r in (result.get("rows") or [])]
+    shown = rows[:PREVIEW_ROWS]
+    total = result.get("row_count")
+    total = len(rows) if total is None else int(total)
+    if result.get("truncated"):
+        note = f"more than {total:,} rows (preview truncated); showing {len(shown)}"
+    elif total > len(shown):
+        note = f"{total:,} rows; showing the first {len(shown)}"
+    else:
+        note = f"{total:,} row{'s' if total != 1 else ''}"
+    return columns, shown, note
+
+
+def provenance_line(data: dict[str, Any]) -> str:
+    """route · steps · repairs · model (or offline) · run id."""
+    usage = data.get("usage") or {}
+    steps, repairs = usage.get("steps", 0), usage.get("repairs", 0)
+    parts = [
+        f"route {data.get('route') or '-'}",
+        f"{steps} step{'s' if steps != 1 else ''}",
+        f"{repairs} repair{'s' if repairs != 1 else ''}",
+        _model(data) or "offline",
+        f"run {data.get('id', '?')}",
+    ]
+    return " · ".join(parts)
+
+
+def _model(data: dict[str, Any]) -> str | None:
+    model = (data.get("provenance") or {}).get("model")
+    return str(model) if model else None
+
+
+def _sql_hash(sql: str) -> str:
+    from ..dql.certification import sql_hash  # sqlglot is heavy; load it only when needed
+
+    return sql_hash(sql)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        return f"{value:,.2f}" if abs(value) >= 1 or value == 0 else f"{value:.4g}"
+    if isinstance(value, decimal.Decimal):
+        return _cell(float(value))
+    return str(value)
+
+
+# -- text/plain -------------------------------------------------------------------------------
+
+
+def answer_text(data: dict[str, Any]) -> str:
+    """The answer for a terminal: sentence, a small aligned table, trust, SQL, provenance."""
+    lines = [answer_sentence(data), ""]
+    preview = _preview(data)
+    if preview is not None:
+        columns, rows, note = preview
+        cells = [[_cell(v) for v in row] for row in rows]
+        widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+        numeric = [all(is_number(r[i]) or r[i] is None for r in rows) for i in range(len(columns))]
+
+        def fmt(values: list[str]) -> str:
+            return "  ".join(
+                v.rjust(w) if num else v.ljust(w)
+                for v, w, num in zip(values, widths, numeric, strict=True)
+            ).rstrip()
+
+        lines += [fmt(columns), fmt(["-" * w for w in widths])]
+        lines += [fmt(r) for r in cells]
+        lines += [f"({note})", ""]
+    trust = data.get("trust_state")
+    if trust:
+        reason = data.get("trust_reason")
+        lines.append(
+            f"Trust: {TRUST_LABELS.get(trust, trust)}" + (f" — {reason}" if reason else "")
+        )
+    if data.get("sql"):
+        lines += ["SQL:", *("  " + line for line in str(data["sql"]).strip().splitlines())]
+    lines.append(provenance_line(data))
+    return "\n".join(lines)
+
+
+# -- text/html --------------------------------------------------------------------------------
+
+
+def answer_html(data: dict[str, Any]) -> str:
+    """The answer as self-contained HTML (no scripts: sanitized front ends drop them)."""
+    parts = [
+        f'<div class="zlens-answer" data-zlens-run="{escape(str(data.get("id", "")))}"'
+        f' style="font-family: {_FONT}; font-size: var(--jp-content-font-size1, 14px);'
+        f' color: var(--jp-ui-font-color1, inherit); line-height: 1.45; max-width: 900px">',
+        _trust_html(data),
+        f'<p class="zlens-sentence" style="margin: 4px 0 8px">{escape(answer_sentence(data))}</p>',
+        _table_html(data),
+    ]
+    if data.get("sql"):
+        parts.append(
+            f'<pre class="zlens-sql" style="{_PRE}">{escape(str(data["sql"]).strip())}</pre>'
+        )
+    parts.append(
+        f'<div class="zlens-provenance" style="{_MUTED}; font-size: 12px; margin: 4px 0">'
+        f"{escape(provenance_line(data))}</div>"
+    )
+    parts.append(_actions_html(data))
+    parts.append("</div>")
+    return "\n".join(p for p in parts if p)
+
+
+def _trust_html(data: dict[str, Any]) -> str:
+    trust = data.get("trust_state")
+    if not trust:
+        return ""
+    colour = _TRUST_COLOURS.get(trust, _TRUST_COLOURS["not_applicable"])
+    chip = (
+        f'<span class="zlens-trust zlens-trust-{escape(trust)}" data-trust="{escape(trust)}"'
+        f' style="display: inline-block; border: 1px solid {colour}; color: {colour};'
+        f' border-radius: 10px; padding: 0 8px; font-weight: 600; font-size: 12px">'
+        f"{escape(TRUST_LABELS.get(trust, trust))}</span>"
+    )
+    reason = escape(str(data.get("trust_reason") or ""))
+    return (
+        f'<div class="zlens-head">{chip} <span class="zlens-reason"'
+        f' style="{_MUTED}; font-size: 12px">{reason}</span></div>'
+    )
+
+
+def _table_html(data: dict[str, Any]) -> str:
+    preview = _preview(data)
+    if preview is None:
+        return ""
+    columns, rows, note = preview
+    cell = f"padding: 2px 10px; border-bottom: 1px solid {_BORDER}"
+    head = "".join(f'<th style="{cell}; text-align: left">{escape(c)}</th>' for c in columns)
+    body = []
+    for row in rows:
+        tds = "".join(
+            f'<td style="{cell}; text-align: {"right" if is_number(v) else "left"}">'
+            f"{escape(_cell(v))}</td>"
+            for v in row
+        )
+        body.append(f"<tr>{tds}</tr>")
+    return (
+        '<table class="zlens-table" style="border-collapse: collapse; margin: 4px 0;'
+        ' font-variant-numeric: tabular-nums">'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+        f'<div class="zlens-rows" style="{_MUTED}; font-size: 12px">{escape(note)}</div>'
+    )
+
+
+def _actions_html(data: dict[str, Any]) -> str:
+    sources = [
+        ("dql", "Insert as DQL cell", "DQL draft", dql_draft_source(data)),
+        ("sql", "Insert SQL cell", "SQL cell", sql_cell_source(data)),
+    ]
+    sources = [s for s in sources if s[3]]
+    if not sources:
+        return ""
+    buttons = "".join(
+        f'<button type="button" class="zlens-insert zlens-insert-{kind}"'
+        f' data-zlens-insert="{encode_source(source)}" data-zlens-cell-type="code"'
+        f' title="Insert a new cell below with this source (needs the ZLens lab extension)"'
+        f' style="{_BUTTON}">{escape(label)}</button>'
+        for kind, label, _, source in sources
+        if source
+    )
+    copies = "".join(
+        f'<div style="{_MUTED}; font-size: 12px">{escape(title)}</div>'
+        f'<pre class="zlens-source-{kind}" style="{_PRE}">{escape(source)}</pre>'
+        for kind, _, title, source in sources
+        if source
+    )
+    return (
+        f'<div class="zlens-actions" style="margin: 6px 0">{buttons}</div>'
+        '<details class="zlens-copy"><summary style="cursor: pointer; font-size: 12px;'
+        f' {_MUTED}">Cell sources to copy</summary>{copies}</details>'
+    )
+
+
+__all__ = [
+    "VEGA_LITE",
+    "answer_bundle",
+    "answer_html",
+    "answer_outputs",
+    "answer_sentence",
+    "answer_text",
+    "chart_choice",
+    "dql_draft_source",
+    "provenance_line",
+    "sql_cell_source",
+    "vega_lite_spec",
+]
