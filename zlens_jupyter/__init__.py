@@ -14,3 +14,10 @@ def connect(target: object = "sample", project: object = None, **options: object
     from .session import connect as _connect
 
     return _connect(target, project, **options)  # type: ignore[arg-type]
+
+
+def load_ipython_extension(ipython: object) -> None:
+    """`%load_ext zlens_jupyter`: registers %zlens, %%zlens, %%dql and %%zlens_sql (silently)."""
+    from .notebook.magics import load_ipython_extension as _load
+
+    _load(ipython)

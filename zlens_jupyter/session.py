@@ -53,6 +53,7 @@ class Session:
         preview_limit: int = 1000,
         statement_timeout_s: float = 30.0,
         persist: bool = True,
+        model: Any = None,
     ) -> None:
         if isinstance(target, str) and target == "sample":
             from .sample import open_sample
@@ -66,6 +67,9 @@ class Session:
         self.preview_limit = preview_limit
         self.statement_timeout_s = statement_timeout_s
         self.store = RunStore(self.project_dir) if persist else None
+        # A model endpoint only when one is configured (argument or environment): offline
+        # is the default, and with no configuration nothing touches the network.
+        self.model_config = model if model is not None else _model_from_env()
         self.reload()
 
     def reload(self) -> None:
@@ -95,8 +99,19 @@ class Session:
             Route.CLARIFY: Clarify(self.kit),
             Route.CONVERSE: Converse(self.kit),
         }
+        planner = None
+        if self.model_config is not None:
+            from .routes.modeled import model_executors, model_planner
+
+            executors.update(model_executors(self.kit, self.model_config, fallback=executors))
+            planner = model_planner(self.kit, self.model_config)
         self.engine = Engine(
-            executors, gates.evaluate, signals=self.signals, budget=self.budget, sink=self.store
+            executors,
+            gates.evaluate,
+            signals=self.signals,
+            budget=self.budget,
+            sink=self.store,
+            planner=planner,
         )
 
     def signals(self, question: str) -> IntentSignals:
@@ -201,6 +216,12 @@ def _connect(target: Any) -> Warehouse:
                 f"No database at {path}. Pass an existing .duckdb file, ':memory:' or 'sample'."
             )
     return Warehouse.connect(target)
+
+
+def _model_from_env() -> Any:
+    from .llm import ModelConfig
+
+    return ModelConfig.from_env()
 
 
 def _describe(target: Any) -> str:

@@ -1,0 +1,319 @@
+"""`%zlens`, `%%zlens`, `%%dql` and `%%zlens_sql`: ZLens in a notebook.
+
+    %load_ext zlens_jupyter
+    %zlens connect sample
+    %zlens What is revenue by segment?
+    %zlens --mode research Why did revenue drop in December 2025?
+
+Runs are synchronous by default so "Run All", nbconvert and papermill see each answer before
+the next cell; `--background` runs in a thread and the panel's Stop button cancels it. Errors
+are one line, never a traceback wall.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import threading
+from typing import Any
+
+from IPython.core.magic import Magics, cell_magic, line_cell_magic, magics_class
+from IPython.display import HTML, display
+
+from ..engine import AgentRun, CancelToken
+from ..errors import UserError, ZLensError
+from .config import ZLens
+from .options import AskOptions, parse_ask
+from .views import blocks_view, dql_result_view, runs_view, sql_result_view, trace_view
+
+SUBCOMMANDS = ("connect", "ask", "runs", "show", "blocks", "certify", "config", "help")
+
+HELP = """%zlens QUESTION                 ask (same as %zlens ask QUESTION)
+%%zlens [options]               the cell body is the question
+options: --mode auto|ask|research|sql|block|app  --deep (force research)  --max-steps N
+         --budget-usd X  --deadline S  --background  --no-panel  --insert  -o VAR
+%zlens connect sample|PATH|VAR [--project DIR]   VAR: a DuckDB connection or pandas DataFrame
+%zlens runs | show RUN_ID | blocks | certify "Block name" [--by WHO] | config | help
+%%dql [--save] [--force]         run a DQL block and its tests (--save writes blocks/NAME.dql)
+%%zlens_sql                      run read-only SQL on the connected database"""
+
+
+@magics_class
+class ZLensMagics(Magics):
+    def __init__(self, shell: Any) -> None:
+        super().__init__(shell)
+        self.settings = ZLens(parent=shell)
+        self.session: Any = None
+        self.history: list[AgentRun] = []
+
+    # -- entry points --------------------------------------------------------------------
+
+    @line_cell_magic
+    def zlens(self, line: str, cell: str | None = None) -> Any:
+        return self._guarded(self._zlens, line, cell)
+
+    @cell_magic
+    def dql(self, line: str, cell: str) -> Any:
+        return self._guarded(self._dql, line, cell)
+
+    @cell_magic
+    def zlens_sql(self, line: str, cell: str) -> Any:
+        return self._guarded(self._sql, line, cell)
+
+    @property
+    def _shell(self) -> Any:
+        assert self.shell is not None, "ZLens magics need a running IPython shell"
+        return self.shell
+
+    def _guarded(self, fn: Any, line: str, cell: str | None) -> Any:
+        try:
+            return fn(line, cell)
+        except ZLensError as exc:
+            print(f"zlens: {exc}", file=sys.stderr)
+        except KeyboardInterrupt:
+            print("zlens: cancelled", file=sys.stderr)
+        return None
+
+    # -- %zlens --------------------------------------------------------------------------
+
+    def _zlens(self, line: str, cell: str | None) -> Any:
+        words = line.strip().split(maxsplit=1)
+        command = words[0] if words and cell is None else ""
+        rest = words[1] if len(words) > 1 else ""
+        if command in SUBCOMMANDS and command != "ask":
+            return getattr(self, f"_cmd_{command}")(rest)
+        if command == "ask":
+            line = rest
+        options = parse_ask(line, cell)
+        return self.ask(options)
+
+    def ask(self, options: AskOptions) -> AgentRun | None:
+        session = self._session()
+        from ..engine.enums import Mode
+
+        mode = Mode.RESEARCH.value if options.deep else (options.mode or self.settings.mode)
+        budget = self.settings.budget().merged(
+            max_steps=options.max_steps,
+            max_cost_usd=options.budget_usd,
+            deadline_s=options.deadline,
+        )
+        session.budget = budget
+        session.engine.budget = budget
+        panel = self._panel(options)
+        cancel = CancelToken()
+        if panel is not None:
+            panel.on_stop(cancel.cancel)
+
+        def run() -> AgentRun:
+            result: AgentRun = session.ask(
+                options.question,
+                mode=mode,
+                audience=self.settings.audience,
+                on_event=panel.on_event if panel is not None else None,
+                cancel=cancel,
+            )
+            if panel is not None:
+                panel.finish(result)
+            self.history.append(result)
+            return result
+
+        if options.background:
+            handles = [
+                display(HTML("<i>ZLens is working…</i>"), display_id=True),
+                display(HTML(""), display_id=True),
+            ]
+
+            def work() -> None:
+                try:
+                    finished = run()
+                except ZLensError as exc:
+                    handles[0].update(HTML(f"<b>zlens:</b> {exc}"))
+                    return
+                self._show_answer(finished, handles)
+                self._store(options, finished)
+
+            threading.Thread(target=work, name="zlens-run", daemon=True).start()
+            return None
+        finished = run()
+        self._show_answer(finished)
+        self._store(options, finished)
+        if options.insert:
+            self._insert(finished)
+        return finished
+
+    def _panel(self, options: AskOptions) -> Any:
+        if options.no_panel or not self.settings.panel:
+            return None
+        from .widget import RunPanel
+
+        panel = RunPanel(options.question, budget=self.settings.budget())
+        display(panel)
+        return panel
+
+    def _show_answer(self, run: AgentRun, handles: list[Any] | None = None) -> None:
+        from .render import answer_outputs
+
+        for i, (data, metadata) in enumerate(answer_outputs(run)):
+            if handles is not None and i < len(handles):
+                handles[i].update(data, metadata=metadata, raw=True)
+            else:
+                display(data, metadata=metadata, raw=True)
+
+    def _store(self, options: AskOptions, run: AgentRun) -> None:
+        if options.output:
+            self._shell.user_ns[options.output] = run
+
+    def _insert(self, run: AgentRun) -> None:
+        """`--insert`: the block draft (or SQL) appears as the next cell when this one ends."""
+        from .insert import dql_draft_source, sql_cell_source
+
+        source = dql_draft_source(run) or sql_cell_source(run)
+        if source:
+            self._shell.set_next_input(source, replace=False)
+
+    # -- subcommands ---------------------------------------------------------------------
+
+    def _cmd_connect(self, rest: str) -> None:
+        args = _split(rest)
+        project = None
+        if "--project" in args:
+            at = args.index("--project")
+            project = args[at + 1] if at + 1 < len(args) else None
+            args = args[:at] + args[at + 2 :]
+        target = args[0] if args else self.settings.database
+        self.session = self._open(target, project)
+        tables = ", ".join(list(self.session.warehouse.catalog().tables)[:8])
+        certified = len(self.session.library.certified())
+        print(
+            f"connected to {target}: tables {tables}; {certified} certified block(s); "
+            f"project {self.session.project_dir}"
+        )
+
+    def _cmd_runs(self, rest: str) -> None:
+        display(runs_view(self._session()))
+
+    def _cmd_show(self, rest: str) -> Any:
+        run_id = rest.strip()
+        if not run_id:
+            raise UserError("Give a run id: %zlens show RUN_ID (see %zlens runs).")
+        run = self._session().store.load(run_id)
+        display(trace_view(run))
+        self._show_answer(run)
+        return None
+
+    def _cmd_blocks(self, rest: str) -> None:
+        display(blocks_view(self._session()))
+
+    def _cmd_certify(self, rest: str) -> None:
+        args = _split(rest)
+        by = None
+        if "--by" in args:
+            at = args.index("--by")
+            by = args[at + 1] if at + 1 < len(args) else None
+            args = args[:at] + args[at + 2 :]
+        if not args:
+            raise UserError('Name the block: %zlens certify "Block name" [--by you@example.com]')
+        block = self._session().certify(" ".join(args), by=by)
+        record = block.certification or {}
+        print(f'certified "{block.name}" by {record.get("by")} at {record.get("at")}')
+
+    def _cmd_config(self, rest: str) -> None:
+        for name in sorted(self.settings.trait_names(config=True)):
+            print(f"ZLens.{name} = {getattr(self.settings, name)!r}")
+
+    def _cmd_help(self, rest: str) -> None:
+        print(HELP)
+
+    # -- %%dql and %%zlens_sql -----------------------------------------------------------
+
+    def _dql(self, line: str, cell: str | None) -> Any:
+        from ..dql import Block, parse_dql
+
+        args = _split(line)
+        session = self._session()
+        source = cell or ""
+        # A malformed cell fails here with its line and column.
+        parsed = parse_dql(source, file="<%%dql cell>")
+        block = next((d for d in parsed.declarations if isinstance(d, Block)), None)
+        if block is None:
+            raise UserError('No block in this cell: write block "Name" { query = """...""" }')
+        result = session.run_dql(source)
+        display(dql_result_view(result, block))
+        if "--save" in args:
+            path = save_block(session, source, force="--force" in args)
+            print(f"saved {path}")
+            session.reload()
+        return None
+
+    def _sql(self, line: str, cell: str | None) -> Any:
+        session = self._session()
+        preview = session.warehouse.preview(cell or "", limit=session.preview_limit)
+        display(sql_result_view(preview))
+        return None
+
+    # -- connection ----------------------------------------------------------------------
+
+    def _session(self) -> Any:
+        if self.session is None:
+            self.session = self._open(self.settings.database, self.settings.project or None)
+        return self.session
+
+    def _open(self, target: str, project: str | None) -> Any:
+        from ..session import Session
+
+        value = self._shell.user_ns.get(target) if target.isidentifier() else None
+        connection = as_connection(target, value) if value is not None else target
+        return Session(
+            connection,
+            project,
+            budget=self.settings.budget(),
+            preview_limit=self.settings.preview_limit,
+        )
+
+
+def as_connection(name: str, value: Any) -> Any:
+    """A DuckDB connection as-is; a pandas DataFrame as a table named after its variable."""
+    import duckdb
+
+    if isinstance(value, duckdb.DuckDBPyConnection):
+        return value
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - pandas is a dependency
+        pd = None
+    if pd is not None and isinstance(value, pd.DataFrame):
+        con = duckdb.connect(":memory:")
+        con.register("zlens_frame", value)
+        con.execute(f'CREATE TABLE "{name}" AS SELECT * FROM zlens_frame')
+        con.unregister("zlens_frame")
+        return con
+    raise UserError(
+        f"{name} is a {type(value).__name__}: connect to a DuckDB connection, a "
+        "pandas DataFrame, a .duckdb path or 'sample'."
+    )
+
+
+def save_block(session: Any, source: str, *, force: bool) -> Any:
+    from ..dql import Block, parse_dql, write_text_atomic
+
+    blocks = [d for d in parse_dql(source).declarations if isinstance(d, Block)]
+    if not blocks:
+        raise UserError("Nothing to save: the cell has no block.")
+    slug = "".join(c if c.isalnum() else "_" for c in blocks[0].name.lower()).strip("_")
+    path = session.project_dir / "blocks" / f"{slug}.dql"
+    if path.exists() and not force:
+        raise UserError(f"{path} exists; use %%dql --save --force to overwrite it.")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(path, source if source.endswith("\n") else source + "\n")
+    return path
+
+
+def _split(text: str) -> list[str]:
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return text.split()
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    ipython.register_magics(ZLensMagics(ipython))

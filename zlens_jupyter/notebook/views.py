@@ -1,0 +1,108 @@
+"""Small read-only views for the magics: runs, blocks, a trace, a DQL result, a SQL preview.
+
+Each is HTML for notebooks with a plain-text twin for terminal IPython.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from ..engine import AgentRun
+
+
+class View:
+    def __init__(
+        self, title: str, columns: list[str], rows: list[list[Any]], notes: list[str] | None = None
+    ) -> None:
+        self.title, self.columns, self.rows, self.notes = title, columns, rows, notes or []
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{html.escape(str(c))}</th>" for c in self.columns)
+        body = "".join(
+            "<tr>"
+            + "".join(f"<td>{html.escape('' if v is None else str(v))}</td>" for v in row)
+            + "</tr>"
+            for row in self.rows
+        )
+        notes = "".join(f"<div>{html.escape(n)}</div>" for n in self.notes)
+        return (
+            f"<div class='zlens-view'><b>{html.escape(self.title)}</b>"
+            f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{notes}</div>"
+        )
+
+    def __repr__(self) -> str:
+        widths = [
+            max([len(str(c))] + [len(str(r[i])) for r in self.rows])
+            for i, c in enumerate(self.columns)
+        ]
+        line = lambda vals: "  ".join(str(v).ljust(w) for v, w in zip(vals, widths, strict=False))  # noqa: E731
+        parts = [self.title, line(self.columns)] + [line(r) for r in self.rows] + self.notes
+        return "\n".join(parts)
+
+
+def runs_view(session: Any) -> View:
+    rows = [
+        [s.id, s.started_at[:19], s.status, s.trust_state or "-", s.question[:70]]
+        for s in (session.store.list(limit=30) if session.store else [])
+    ]
+    return View("Runs (newest first)", ["id", "started", "status", "trust", "question"], rows)
+
+
+def blocks_view(session: Any) -> View:
+    rows = [[b.name, str(b.status), b.domain or "", b.grain or ""] for b in session.blocks()]
+    notes = [f"bad block file: {e}" for e in session.library.errors]
+    return View("DQL blocks", ["name", "status", "domain", "grain"], rows, notes)
+
+
+def trace_view(run: AgentRun) -> View:
+    rows = []
+    for step in run.steps:
+        for attempt in step.attempts:
+            for e in attempt.evaluations:
+                rows.append(
+                    [
+                        step.index + 1,
+                        step.route.value,
+                        attempt.number + 1,
+                        "pass" if e.passed else "FAIL",
+                        e.severity.value,
+                        f"{e.label}: {e.message}",
+                    ]
+                )
+    trust = run.trust_state.value if run.trust_state else "-"
+    return View(
+        f"{run.question} — {run.status.value}, trust {trust}",
+        ["step", "route", "attempt", "check", "severity", "message"],
+        rows,
+        [run.summary],
+    )
+
+
+def dql_result_view(result: Any, block: Any) -> View:
+    preview = result.preview
+    notes = [
+        f"{'✓' if a.passed else '✗'} {a.expression} — observed {a.observed}"
+        for a in result.assertions
+    ]
+    status = str(block.status)
+    trust = (
+        "certified"
+        if block.is_certified and result.passed
+        else ("review required" if result.passed else "tests failing: review required")
+    )
+    notes.append(
+        f"status: {status}; trust: {trust}; "
+        f"{sum(a.passed for a in result.assertions)}/{len(result.assertions)} tests passed"
+    )
+    rows = [list(r) for r in preview.rows[:50]]
+    title = f"{block.name} — {preview.row_count} row(s)" + (
+        " (truncated)" if preview.truncated else ""
+    )
+    return View(title, list(preview.columns), rows, notes)
+
+
+def sql_result_view(preview: Any) -> View:
+    rows = [list(r) for r in preview.rows[:50]]
+    more = " (preview truncated)" if preview.truncated else ""
+    return View(f"{preview.row_count} row(s){more}", list(preview.columns), rows)
