@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
 
-from nyc_db import build_nyc_database  # noqa: E402
+from nyc_db import build_nyc_database
 
-from zlens_jupyter.session import Session  # noqa: E402
+from zlens_jupyter.session import Session
 
 QUESTIONS = [
     "How many flights are there?",
@@ -50,14 +50,18 @@ def main() -> None:
                 run = session.ask(question)
                 timings[question].append((time.perf_counter() - t) * 1000)
                 assert run.trust_state is not None and run.trust_state.value == "grounded", (
-                    question, run.trust_reason)
+                    question,
+                    run.trust_reason,
+                )
         every = sorted(ms for values in timings.values() for ms in values)
         for question, values in timings.items():
             print(f"  {statistics.median(values):7.1f} ms  {question}")
         p50 = statistics.median(every)
         p95 = every[int(0.95 * (len(every) - 1))]
-        print(f"generated answers: n={len(every)} p50={p50:.1f} ms p95={p95:.1f} ms "
-              f"(target p50 <= 300 ms)")
+        print(
+            f"generated answers: n={len(every)} p50={p50:.1f} ms p95={p95:.1f} ms "
+            f"(target p50 <= 300 ms)"
+        )
 
 
 if __name__ == "__main__":

@@ -52,21 +52,30 @@ def synthetic_catalog(n_tables: int, n_columns: int, seed: int = 7) -> Catalog:
         while len(columns) < n_columns:
             kind = rng.random()
             if kind < 0.35:
-                col = ColumnInfo(f"{rng.choice(NOUNS)}_{rng.choice(MEASURES)}", "DOUBLE",
-                                 f"{rng.choice(MEASURES)} of the {rng.choice(NOUNS)}"
-                                 if rng.random() < 0.3 else None)
+                col = ColumnInfo(
+                    f"{rng.choice(NOUNS)}_{rng.choice(MEASURES)}",
+                    "DOUBLE",
+                    f"{rng.choice(MEASURES)} of the {rng.choice(NOUNS)}"
+                    if rng.random() < 0.3
+                    else None,
+                )
             elif kind < 0.7:
                 values = tuple(sorted(rng.sample(VALUES, rng.randint(2, 8))))
-                col = ColumnInfo(f"{rng.choice(NOUNS)}_{rng.choice(ATTRIBUTES)}", "VARCHAR",
-                                 None, values if rng.random() < 0.4 else ())
+                col = ColumnInfo(
+                    f"{rng.choice(NOUNS)}_{rng.choice(ATTRIBUTES)}",
+                    "VARCHAR",
+                    None,
+                    values if rng.random() < 0.4 else (),
+                )
             elif kind < 0.85:
                 col = ColumnInfo(rng.choice(TIMES), "TIMESTAMP")
             else:
                 col = ColumnInfo(f"{rng.choice(NOUNS)}_id", "BIGINT")
             if all(c.name != col.name for c in columns):
                 columns.append(col)
-        tables[name] = TableInfo(name, "table", f"{subject} facts" if t % 5 == 0 else None,
-                                 1000, tuple(columns))
+        tables[name] = TableInfo(
+            name, "table", f"{subject} facts" if t % 5 == 0 else None, 1000, tuple(columns)
+        )
     return Catalog(tables, (), "synthetic")
 
 
@@ -80,9 +89,13 @@ def questions(n: int, seed: int = 11) -> list[str]:
         "{n} {m} trend by week for {v} {n2}s",
     ]
     return [
-        rng.choice(shapes).format(m=rng.choice(MEASURES), a=rng.choice(ATTRIBUTES),
-                                  n=rng.choice(NOUNS), n2=rng.choice(NOUNS),
-                                  v=rng.choice(VALUES))
+        rng.choice(shapes).format(
+            m=rng.choice(MEASURES),
+            a=rng.choice(ATTRIBUTES),
+            n=rng.choice(NOUNS),
+            n2=rng.choice(NOUNS),
+            v=rng.choice(VALUES),
+        )
         for _ in range(n)
     ]
 
@@ -110,12 +123,18 @@ def bench_index(n_tables: int, n_columns: int, n_queries: int) -> None:
     # Wall time suffers when other processes share the cores; CPU time of this process is
     # what the build costs on an idle machine (the index build is single-threaded Python).
     print(f"catalog: {n_tables} tables x {n_columns} columns = {n_docs} column documents")
-    print(f"index build: wall best {min(builds):.3f} s / worst {max(builds):.3f} s; "
-          f"cpu best {min(build_cpu):.3f} s / worst {max(build_cpu):.3f} s (3 cold runs)")
-    print(f"query wall: p50 {percentile(timings, 50):.2f} ms, "
-          f"p95 {percentile(timings, 95):.2f} ms, max {max(timings):.2f} ms")
-    print(f"query cpu:  p50 {percentile(cpu_timings, 50):.2f} ms, "
-          f"p95 {percentile(cpu_timings, 95):.2f} ms over {n_queries} questions")
+    print(
+        f"index build: wall best {min(builds):.3f} s / worst {max(builds):.3f} s; "
+        f"cpu best {min(build_cpu):.3f} s / worst {max(build_cpu):.3f} s (3 cold runs)"
+    )
+    print(
+        f"query wall: p50 {percentile(timings, 50):.2f} ms, "
+        f"p95 {percentile(timings, 95):.2f} ms, max {max(timings):.2f} ms"
+    )
+    print(
+        f"query cpu:  p50 {percentile(cpu_timings, 50):.2f} ms, "
+        f"p95 {percentile(cpu_timings, 95):.2f} ms over {n_queries} questions"
+    )
 
 
 def bench_duckdb(n_tables: int, n_columns: int, n_queries: int) -> None:
@@ -134,8 +153,10 @@ def bench_duckdb(n_tables: int, n_columns: int, n_queries: int) -> None:
     print(f"duckdb: first Warehouse.catalog() {time.perf_counter() - started:.2f} s")
     started = time.perf_counter()
     warehouse.catalog()
-    print(f"duckdb: cached Warehouse.catalog() (shape check) "
-          f"{(time.perf_counter() - started) * 1000:.1f} ms")
+    print(
+        f"duckdb: cached Warehouse.catalog() (shape check) "
+        f"{(time.perf_counter() - started) * 1000:.1f} ms"
+    )
     started = time.perf_counter()
     warehouse.link("warm up the index")
     print(f"duckdb: first link() incl. index build {time.perf_counter() - started:.2f} s")
@@ -144,8 +165,10 @@ def bench_duckdb(n_tables: int, n_columns: int, n_queries: int) -> None:
         started = time.perf_counter()
         warehouse.link(question)
         timings.append((time.perf_counter() - started) * 1000)
-    print(f"duckdb: Warehouse.link() p50 {percentile(timings, 50):.2f} ms, "
-          f"p95 {percentile(timings, 95):.2f} ms (includes the schema-change check)")
+    print(
+        f"duckdb: Warehouse.link() p50 {percentile(timings, 50):.2f} ms, "
+        f"p95 {percentile(timings, 95):.2f} ms (includes the schema-change check)"
+    )
 
 
 def main() -> None:

@@ -200,7 +200,7 @@ def _count_table_rows(
     the round trips are not when a warehouse has thousands of tables)."""
     counts: dict[str, int] = {}
     for start in range(0, len(tables), chunk):
-        names = tables[start:start + chunk]
+        names = tables[start : start + chunk]
         sql = " UNION ALL ".join(
             f"SELECT {i} AS i, count(*) AS n FROM {quote_identifier(name)}"
             for i, name in enumerate(names)
@@ -235,20 +235,27 @@ def _distinct_text_values(
     if row_count > PROFILE_SAMPLE_ROWS:
         percent = max(0.1, 100.0 * PROFILE_SAMPLE_ROWS / row_count)
         source += f" TABLESAMPLE {percent:.3f}% (system)"
-    estimates_sql = "SELECT " + ", ".join(
-        f"approx_count_distinct({quote_identifier(c)})" for c in columns
-    ) + f" FROM {source}"
+    estimates_sql = (
+        "SELECT "
+        + ", ".join(f"approx_count_distinct({quote_identifier(c)})" for c in columns)
+        + f" FROM {source}"
+    )
     estimates = fetch_best_effort(connection, estimates_sql, timeout_s=timeout)
     if not estimates:
         return {}
     # approx_count_distinct can undercount by a few percent; the exact check comes below.
-    keep = [c for c, n in zip(columns, estimates[0], strict=True)
-            if n is not None and 0 < n <= PROBE_CARDINALITY_LIMIT * 1.1]
+    keep = [
+        c
+        for c, n in zip(columns, estimates[0], strict=True)
+        if n is not None and 0 < n <= PROBE_CARDINALITY_LIMIT * 1.1
+    ]
     if not keep:
         return {}
-    lists_sql = "SELECT " + ", ".join(
-        f"list(DISTINCT {quote_identifier(c)}::VARCHAR)" for c in keep
-    ) + f" FROM {source}"
+    lists_sql = (
+        "SELECT "
+        + ", ".join(f"list(DISTINCT {quote_identifier(c)}::VARCHAR)" for c in keep)
+        + f" FROM {source}"
+    )
     lists = fetch_best_effort(connection, lists_sql, timeout_s=timeout)
     if not lists:
         return {}
@@ -263,9 +270,7 @@ def _distinct_text_values(
 UNIQUENESS_MAX_ROWS = 10_000_000  # beyond this, only declared keys count as unique
 
 
-def column_is_unique(
-    connection: duckdb.DuckDBPyConnection, table: TableInfo, column: str
-) -> bool:
+def column_is_unique(connection: duckdb.DuckDBPyConnection, table: TableInfo, column: str) -> bool:
     """Whether every row of a non-empty table has its own non-null value in `column`.
 
     Empty tables, uncounted views and very large tables say False: no evidence, no key.

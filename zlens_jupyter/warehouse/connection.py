@@ -1,5 +1,4 @@
-"""Opening a DuckDB database, and running one statement on its own cursor under a deadline.
-"""
+"""Opening a DuckDB database, and running one statement on its own cursor under a deadline."""
 
 from __future__ import annotations
 
@@ -56,8 +55,10 @@ def _open_or_explain(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnectio
 def _explain_open_failure(path: Path, error: duckdb.Error) -> ConfigError:
     message = str(error)
     if "lock" in message.lower():
-        hint = ("another process holds it open for writing; close that process, or pass its "
-                "open duckdb connection instead of the path")
+        hint = (
+            "another process holds it open for writing; close that process, or pass its "
+            "open duckdb connection instead of the path"
+        )
     elif "not a valid duckdb database" in message.lower() or "database file" in message.lower():
         hint = "it is not a DuckDB database file; pass a .duckdb file, ':memory:' or 'sample'"
     else:

@@ -49,8 +49,9 @@ class _Watchdog:
         with self._wakeup:
             heapq.heappush(self._queue, (deadline.due, next(self._order), deadline))
             if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="zlens-deadlines",
-                                                 daemon=True)
+                self._thread = threading.Thread(
+                    target=self._run, name="zlens-deadlines", daemon=True
+                )
                 self._thread.start()
             self._wakeup.notify()
 

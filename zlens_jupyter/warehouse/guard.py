@@ -29,7 +29,6 @@ Rules, each named in the violation message:
 from __future__ import annotations
 
 import functools
-
 import json
 import os
 import threading
@@ -42,20 +41,57 @@ from sqlglot import exp
 
 from zlens_jupyter.errors import GuardrailViolation, QueryError
 
-SAFE_TABLE_FUNCTIONS = frozenset({
-    "range", "generate_series", "unnest", "json_each", "json_tree", "repeat",
-    "duckdb_tables", "duckdb_columns", "duckdb_views", "duckdb_schemas",
-    "duckdb_constraints", "duckdb_types", "duckdb_indexes",
-})
+SAFE_TABLE_FUNCTIONS = frozenset(
+    {
+        "range",
+        "generate_series",
+        "unnest",
+        "json_each",
+        "json_tree",
+        "repeat",
+        "duckdb_tables",
+        "duckdb_columns",
+        "duckdb_views",
+        "duckdb_schemas",
+        "duckdb_constraints",
+        "duckdb_types",
+        "duckdb_indexes",
+    }
+)
 
-FILE_READING_FUNCTIONS = frozenset({
-    "read_csv", "read_csv_auto", "sniff_csv", "read_parquet", "parquet_scan",
-    "parquet_metadata", "parquet_schema", "parquet_file_metadata", "parquet_kv_metadata",
-    "parquet_bloom_probe", "read_json", "read_json_auto", "read_json_objects",
-    "read_json_objects_auto", "read_ndjson", "read_ndjson_auto", "read_ndjson_objects",
-    "read_text", "read_blob", "glob", "read_xlsx", "iceberg_scan", "iceberg_metadata",
-    "delta_scan", "sqlite_scan", "sqlite_attach", "postgres_scan", "mysql_scan", "read_duckdb",
-})
+FILE_READING_FUNCTIONS = frozenset(
+    {
+        "read_csv",
+        "read_csv_auto",
+        "sniff_csv",
+        "read_parquet",
+        "parquet_scan",
+        "parquet_metadata",
+        "parquet_schema",
+        "parquet_file_metadata",
+        "parquet_kv_metadata",
+        "parquet_bloom_probe",
+        "read_json",
+        "read_json_auto",
+        "read_json_objects",
+        "read_json_objects_auto",
+        "read_ndjson",
+        "read_ndjson_auto",
+        "read_ndjson_objects",
+        "read_text",
+        "read_blob",
+        "glob",
+        "read_xlsx",
+        "iceberg_scan",
+        "iceberg_metadata",
+        "delta_scan",
+        "sqlite_scan",
+        "sqlite_attach",
+        "postgres_scan",
+        "mysql_scan",
+        "read_duckdb",
+    }
+)
 
 _LEAKS = "reads the process environment or settings, which can hold credentials"
 FORBIDDEN_FUNCTIONS: dict[str, str] = {
@@ -76,25 +112,65 @@ FORBIDDEN_PREFIXES: dict[str, str] = {
 }
 
 # Query-node and table-reference types of DuckDB's serialized tree that only read.
-_SAFE_QUERY_NODES = frozenset({
-    "SELECT_NODE", "SET_OPERATION_NODE", "RECURSIVE_CTE_NODE", "CTE_NODE",
-})
-_SAFE_TABLE_REFS = frozenset({
-    "BASE_TABLE", "JOIN", "SUBQUERY", "TABLE_FUNCTION", "EXPRESSION_LIST", "EMPTY",
-})
+_SAFE_QUERY_NODES = frozenset(
+    {
+        "SELECT_NODE",
+        "SET_OPERATION_NODE",
+        "RECURSIVE_CTE_NODE",
+        "CTE_NODE",
+    }
+)
+_SAFE_TABLE_REFS = frozenset(
+    {
+        "BASE_TABLE",
+        "JOIN",
+        "SUBQUERY",
+        "TABLE_FUNCTION",
+        "EXPRESSION_LIST",
+        "EMPTY",
+    }
+)
 PATH_MARKS = ("/", "\\", ":", "*", "?", "~", ".")
 
 _WRITE_NODES: tuple[type[exp.Expression], ...] = tuple(
-    getattr(exp, name) for name in ("DML", "Insert", "Update", "Delete", "Merge", "Into")
+    getattr(exp, name)
+    for name in ("DML", "Insert", "Update", "Delete", "Merge", "Into")
     if hasattr(exp, name)
 )
 _NOT_A_QUERY_NODES: tuple[type[exp.Expression], ...] = tuple(
-    getattr(exp, name) for name in (
-        "DDL", "Create", "Drop", "Alter", "TruncateTable", "Copy", "Command", "Pragma", "Set",
-        "Use", "Transaction", "Commit", "Rollback", "Attach", "Detach", "Install", "Export",
-        "LoadData", "Analyze", "Kill", "Grant", "Revoke", "Refresh", "Cache", "Uncache",
-        "Describe", "Show", "Summarize", "Pivot",
-    ) if hasattr(exp, name)
+    getattr(exp, name)
+    for name in (
+        "DDL",
+        "Create",
+        "Drop",
+        "Alter",
+        "TruncateTable",
+        "Copy",
+        "Command",
+        "Pragma",
+        "Set",
+        "Use",
+        "Transaction",
+        "Commit",
+        "Rollback",
+        "Attach",
+        "Detach",
+        "Install",
+        "Export",
+        "LoadData",
+        "Analyze",
+        "Kill",
+        "Grant",
+        "Revoke",
+        "Refresh",
+        "Cache",
+        "Uncache",
+        "Describe",
+        "Show",
+        "Summarize",
+        "Pivot",
+    )
+    if hasattr(exp, name)
 )
 
 
@@ -207,14 +283,16 @@ def _strip_outer_noise(sql: str, tokens: list[tuple[int, Any]]) -> str:
         if kind == duckdb.token_type.comment or raw[start:end].strip() == b";":
             continue
         spans.append((start, end))
-    return raw[spans[0][0]:spans[-1][1]].decode("utf-8").strip()
+    return raw[spans[0][0] : spans[-1][1]].decode("utf-8").strip()
 
 
 def _check_duckdb_tree(statement: str, sources: SourcePolicy) -> None:
     with _parser_lock:
-        row = _parser_connection().execute(
-            "SELECT json_serialize_sql(?::VARCHAR)", [statement]
-        ).fetchone()
+        row = (
+            _parser_connection()
+            .execute("SELECT json_serialize_sql(?::VARCHAR)", [statement])
+            .fetchone()
+        )
     tree = json.loads(row[0]) if row else {"error": True, "error_message": "no result"}
     if tree.get("error"):
         message = str(tree.get("error_message", ""))
@@ -245,16 +323,20 @@ def _check_duckdb_node(node: dict[str, Any], sources: SourcePolicy) -> list[Any]
             )
     elif isinstance(kind, str) and "alias" in node and "sample" in node:  # a table reference
         if kind == "SHOW_REF":
-            raise SQLGuardViolation("select-only", "DESCRIBE/SHOW/SUMMARIZE are not allowed; "
-                                    "query duckdb_columns() or the table itself")
+            raise SQLGuardViolation(
+                "select-only",
+                "DESCRIBE/SHOW/SUMMARIZE are not allowed; "
+                "query duckdb_columns() or the table itself",
+            )
         if kind not in _SAFE_TABLE_REFS:
             raise SQLGuardViolation("select-only", f"{kind} table references are not allowed")
         if kind == "BASE_TABLE":
             _check_base_table(node, sources)
         elif kind == "TABLE_FUNCTION":
             function = node.get("function") or {}
-            _check_table_function(str(function.get("function_name", "")).lower(),
-                                  _duckdb_arguments(function), sources)
+            _check_table_function(
+                str(function.get("function_name", "")).lower(), _duckdb_arguments(function), sources
+            )
             # The function itself is checked; still visit every argument and the rest.
             rest = [v for k, v in node.items() if k != "function"]
             return [*_duckdb_arguments(function, named=True), *rest]
@@ -265,8 +347,7 @@ def _duckdb_arguments(function: dict[str, Any], *, named: bool = False) -> list[
     """Argument expressions of a serialized DuckDB function call: the positional ones, or
     all of them with `named=True`."""
     if "arguments" in function:  # recent DuckDB wraps each argument with its name
-        return [a.get("expression") for a in function["arguments"]
-                if named or not a.get("name")]
+        return [a.get("expression") for a in function["arguments"] if named or not a.get("name")]
     return list(function.get("children", []))
 
 
@@ -316,7 +397,8 @@ def _literal_strings(expression: Any) -> list[str] | None:
     if expression.get("class") == "CONSTANT" and isinstance(literal, dict):
         return [str(literal.get("text"))] if literal.get("kind") == "STRING" else None
     if expression.get("class") == "FUNCTION" and expression.get("function_name") in (
-        "list_value", "array_value"
+        "list_value",
+        "array_value",
     ):
         parts = [_literal_strings(child) for child in _duckdb_arguments(expression)]
         if all(p is not None for p in parts):

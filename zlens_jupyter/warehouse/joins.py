@@ -27,10 +27,24 @@ _KEY_SUFFIX = re.compile(r"^(?P<thing>[A-Za-z0-9]+?)(?:_id|_key|_ID|_KEY|Id|ID|K
 KEY_ENDINGS = ("_id", "_key", "key")
 _TABLE_PREFIX = re.compile(r"^([a-z]{1,3}_)", re.IGNORECASE)
 # Names so generic that sharing them says nothing about a relationship.
-_GENERIC_NAMES = frozenset({
-    "id", "key", "uuid", "pk", "rowid", "name", "title", "description", "comment", "notes",
-    "label", "type", "status", "value",
-})
+_GENERIC_NAMES = frozenset(
+    {
+        "id",
+        "key",
+        "uuid",
+        "pk",
+        "rowid",
+        "name",
+        "title",
+        "description",
+        "comment",
+        "notes",
+        "label",
+        "type",
+        "status",
+        "value",
+    }
+)
 _UNJOINABLE_TYPES = ("FLOAT", "DOUBLE", "REAL", "BOOLEAN", "DATE", "TIME", "INTERVAL")
 _MAX_TABLES_PER_NAME = 20  # a name shared by more tables is a convention, not a key
 
@@ -50,11 +64,20 @@ def infer_join_keys(
         keys.add(key)
     for c in constraints:
         if c.kind == "FOREIGN KEY" and len(c.columns) == 1 and c.referenced_table:
-            keys.add(JoinKey(c.table, c.columns[0], c.referenced_table,
-                             c.referenced_columns[0], "foreign_key"))
+            keys.add(
+                JoinKey(
+                    c.table,
+                    c.columns[0],
+                    c.referenced_table,
+                    c.referenced_columns[0],
+                    "foreign_key",
+                )
+            )
     unique = _UniqueColumns(constraints, is_unique)
-    for key in sorted(_same_name_keys(tables, unique) + _id_suffix_keys(tables, unique),
-                      key=lambda k: (k.left_table, k.left_column, k.right_table)):
+    for key in sorted(
+        _same_name_keys(tables, unique) + _id_suffix_keys(tables, unique),
+        key=lambda k: (k.left_table, k.left_column, k.right_table),
+    ):
         keys.add(key)
     return tuple(keys.items)
 
@@ -65,8 +88,12 @@ class _KeySet:
         self._seen: set[frozenset[tuple[str, str]]] = set()
 
     def add(self, key: JoinKey) -> None:
-        pair = frozenset({(key.left_table.lower(), key.left_column.lower()),
-                          (key.right_table.lower(), key.right_column.lower())})
+        pair = frozenset(
+            {
+                (key.left_table.lower(), key.left_column.lower()),
+                (key.right_table.lower(), key.right_column.lower()),
+            }
+        )
         if pair not in self._seen:
             self._seen.add(pair)
             self.items.append(key)
@@ -109,6 +136,7 @@ def _compatible(a: str, b: str) -> bool:
         if "INT" in upper or upper.startswith(("DECIMAL", "NUMERIC")):
             return "number"
         return upper
+
     return family(a) == family(b)
 
 
@@ -175,8 +203,9 @@ def _id_suffix_keys(tables: dict[str, TableInfo], unique: _UniqueColumns) -> lis
                 continue
             target_column = _primary_column(target, unique)
             if target_column and _compatible(column.type, target_column.type):
-                keys.append(JoinKey(table.name, column.name, target.name, target_column.name,
-                                    "id_suffix"))
+                keys.append(
+                    JoinKey(table.name, column.name, target.name, target_column.name, "id_suffix")
+                )
     return keys
 
 

@@ -26,27 +26,86 @@ SAMPLED_VALUES_IN_DOC = 20
 
 # Words of a question that never name data ("how many flights" is about flights).
 _STOPWORDS = frozenset(STOPWORDS_EN) | {
-    "how", "many", "much", "what", "which", "who", "whose", "show", "list", "give", "me",
-    "per", "each", "from", "do", "does", "did", "have", "has", "i", "we", "our", "my",
-    "please", "tell", "find", "get", "all", "across", "over", "between",
+    "how",
+    "many",
+    "much",
+    "what",
+    "which",
+    "who",
+    "whose",
+    "show",
+    "list",
+    "give",
+    "me",
+    "per",
+    "each",
+    "from",
+    "do",
+    "does",
+    "did",
+    "have",
+    "has",
+    "i",
+    "we",
+    "our",
+    "my",
+    "please",
+    "tell",
+    "find",
+    "get",
+    "all",
+    "across",
+    "over",
+    "between",
 }
 
 # Abbreviations common in column names, so "departure delay" finds `dep_delay`.
 ABBREVIATIONS: dict[str, tuple[str, ...]] = {
-    "dep": ("departure",), "arr": ("arrival",), "dest": ("destination",),
-    "orig": ("origin",), "sched": ("scheduled",), "avg": ("average",),
-    "amt": ("amount",), "qty": ("quantity",), "num": ("number",),
-    "nbr": ("number",), "cnt": ("count",), "pct": ("percent",), "cust": ("customer",),
-    "acct": ("account",), "addr": ("address",), "desc": ("description",),
-    "dt": ("date",), "ts": ("timestamp",), "yr": ("year",), "mo": ("month",),
-    "dow": ("weekday",), "tz": ("timezone",), "lat": ("latitude",), "lon": ("longitude",),
-    "lng": ("longitude",), "alt": ("altitude",), "temp": ("temperature",),
-    "precip": ("precipitation",), "visib": ("visibility",), "humid": ("humidity",),
-    "dewp": ("dewpoint",), "dir": ("direction",), "mfr": ("manufacturer",),
-    "mfg": ("manufacturer",), "supp": ("supplier",), "prod": ("product",),
-    "cat": ("category",), "dept": ("department",), "emp": ("employee",),
-    "mgr": ("manager",), "rev": ("revenue",), "usd": ("dollar",), "ext": ("extended",),
-    "tailnum": ("tail", "number"), "faa": ("airport", "code"),
+    "dep": ("departure",),
+    "arr": ("arrival",),
+    "dest": ("destination",),
+    "orig": ("origin",),
+    "sched": ("scheduled",),
+    "avg": ("average",),
+    "amt": ("amount",),
+    "qty": ("quantity",),
+    "num": ("number",),
+    "nbr": ("number",),
+    "cnt": ("count",),
+    "pct": ("percent",),
+    "cust": ("customer",),
+    "acct": ("account",),
+    "addr": ("address",),
+    "desc": ("description",),
+    "dt": ("date",),
+    "ts": ("timestamp",),
+    "yr": ("year",),
+    "mo": ("month",),
+    "dow": ("weekday",),
+    "tz": ("timezone",),
+    "lat": ("latitude",),
+    "lon": ("longitude",),
+    "lng": ("longitude",),
+    "alt": ("altitude",),
+    "temp": ("temperature",),
+    "precip": ("precipitation",),
+    "visib": ("visibility",),
+    "humid": ("humidity",),
+    "dewp": ("dewpoint",),
+    "dir": ("direction",),
+    "mfr": ("manufacturer",),
+    "mfg": ("manufacturer",),
+    "supp": ("supplier",),
+    "prod": ("product",),
+    "cat": ("category",),
+    "dept": ("department",),
+    "emp": ("employee",),
+    "mgr": ("manager",),
+    "rev": ("revenue",),
+    "usd": ("dollar",),
+    "ext": ("extended",),
+    "tailnum": ("tail", "number"),
+    "faa": ("airport", "code"),
 }
 
 _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -114,8 +173,9 @@ class SchemaIndex:
                 table_of_column.append(t_index)
         for table in catalog.tables.values():
             table_words = words(table.name)
-            corpus.append(table_words + table_words + words(table.comment or "")
-                          + extra.for_table(table.name))
+            corpus.append(
+                table_words + table_words + words(table.comment or "") + extra.for_table(table.name)
+            )
         self._n_columns = len(self._column_names)
         self._table_names = list(catalog.tables)
         self._table_of_column = np.asarray(table_of_column, dtype=np.int64)
@@ -131,7 +191,7 @@ class SchemaIndex:
             return LinkResult(tables=[], columns=[])
         scores = np.asarray(self._bm25.get_scores(ids), dtype=np.float64)
         column_scores = scores[: self._n_columns]
-        table_scores = scores[self._n_columns:].copy()
+        table_scores = scores[self._n_columns :].copy()
         n_tables = len(self._table_names)
         best = np.zeros(n_tables)
         np.maximum.at(best, self._table_of_column, column_scores)
@@ -142,8 +202,9 @@ class SchemaIndex:
             LinkedColumn(*self._column_names[i], float(column_scores[i]))
             for i in _top(column_scores, k_columns)
         ]
-        tables = [(self._table_names[i], float(table_scores[i])) for i in _top(table_scores,
-                                                                                k_tables)]
+        tables = [
+            (self._table_names[i], float(table_scores[i])) for i in _top(table_scores, k_tables)
+        ]
         return LinkResult(tables=tables, columns=columns)
 
 
@@ -165,15 +226,18 @@ class _SynonymLookup:
     """Synonyms keyed by "table.column", "column" or "table" (case-insensitive)."""
 
     def __init__(self, synonyms: Mapping[str, Iterable[str]]) -> None:
-        self._words = {key.lower(): tuple(w for phrase in phrases for w in analyze(phrase))
-                       for key, phrases in synonyms.items()}
+        self._words = {
+            key.lower(): tuple(w for phrase in phrases for w in analyze(phrase))
+            for key, phrases in synonyms.items()
+        }
 
     def __bool__(self) -> bool:
         return bool(self._words)
 
     def for_column(self, table: str, column: str) -> tuple[str, ...]:
-        return (self._words.get(f"{table}.{column}".lower(), ())
-                + self._words.get(column.lower(), ()))
+        return self._words.get(f"{table}.{column}".lower(), ()) + self._words.get(
+            column.lower(), ()
+        )
 
     def for_table(self, table: str) -> tuple[str, ...]:
         return self._words.get(table.lower(), ())

@@ -64,8 +64,9 @@ class JoinKey:
 
     def reversed(self) -> JoinKey:
         """The same key seen from the right table."""
-        return JoinKey(self.right_table, self.right_column, self.left_table, self.left_column,
-                       self.source)
+        return JoinKey(
+            self.right_table, self.right_column, self.left_table, self.left_column, self.source
+        )
 
 
 @dataclass(frozen=True)

@@ -59,8 +59,9 @@ def run_preview(
             # Belt and braces: the wrapped text must still be one query (nothing escaped the
             # parentheses), whatever the statement contained.
             if len(cursor.extract_statements(wrapped)) != 1:
-                raise GuardrailViolation("read-only guard [single-statement]: the query "
-                                         "escaped its preview wrapper")
+                raise GuardrailViolation(
+                    "read-only guard [single-statement]: the query escaped its preview wrapper"
+                )
             cursor.execute(wrapped, params)
             rows = cursor.fetchmany(limit + 1)
             description = cursor.description or []

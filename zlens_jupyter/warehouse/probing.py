@@ -20,21 +20,94 @@ from zlens_jupyter.warehouse.models import Catalog, ValueMatch
 MAX_PHRASE_WORDS = 6
 
 _WORD = re.compile(r"\w+")
-_MONTHS = {name: number for number, name in enumerate(
-    ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-     "october", "november", "december"], start=1)}
+_MONTHS = {
+    name: number
+    for number, name in enumerate(
+        [
+            "january",
+            "february",
+            "march",
+            "april",
+            "may",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        ],
+        start=1,
+    )
+}
 # Three-letter forms count only when capitalized ("Mar" yes, "mar" no).
 _MONTH_ABBREVIATIONS = {name[:3].title(): n for name, n in _MONTHS.items() if name != "may"}
 _MONTH_ABBREVIATIONS["Sept"] = 9
 # Words too common to be a value unless written exactly as stored ("US" is a carrier code,
 # "us" is not; "SEE" is an airport, "see" is a verb).
 _COMMON_WORDS = frozenset(STOPWORDS_EN_PLUS) | {
-    "see", "show", "get", "give", "tell", "find", "list", "want", "need", "know", "let",
-    "make", "please", "like", "compare", "versus", "vs", "top", "total", "average", "avg",
-    "mean", "sum", "count", "number", "many", "much", "per", "max", "min", "rate", "share",
-    "trend", "year", "month", "day", "week", "time", "last", "first", "next", "best",
-    "worst", "high", "low", "late", "early", "new", "old", "long", "short", "big", "small",
-    "one", "two", "ten", "all", "any", "most", "least", "more", "less",
+    "see",
+    "show",
+    "get",
+    "give",
+    "tell",
+    "find",
+    "list",
+    "want",
+    "need",
+    "know",
+    "let",
+    "make",
+    "please",
+    "like",
+    "compare",
+    "versus",
+    "vs",
+    "top",
+    "total",
+    "average",
+    "avg",
+    "mean",
+    "sum",
+    "count",
+    "number",
+    "many",
+    "much",
+    "per",
+    "max",
+    "min",
+    "rate",
+    "share",
+    "trend",
+    "year",
+    "month",
+    "day",
+    "week",
+    "time",
+    "last",
+    "first",
+    "next",
+    "best",
+    "worst",
+    "high",
+    "low",
+    "late",
+    "early",
+    "new",
+    "old",
+    "long",
+    "short",
+    "big",
+    "small",
+    "one",
+    "two",
+    "ten",
+    "all",
+    "any",
+    "most",
+    "least",
+    "more",
+    "less",
 }
 
 
@@ -69,15 +142,15 @@ class ValueIndex:
         matches: list[tuple[int, ValueMatch]] = []
         for size in range(min(MAX_PHRASE_WORDS, len(tokens)), 0, -1):
             for first in range(len(tokens) - size + 1):
-                if any(taken[first:first + size]):
+                if any(taken[first : first + size]):
                     continue
-                span = tokens[first:first + size]
-                word = question[span[0][0]:span[-1][1]]
+                span = tokens[first : first + size]
+                word = question[span[0][0] : span[-1][1]]
                 found = self._lookup(word, size)
                 if not found and size == 1:
                     found = _month(word, first, catalog)
                 if found:
-                    taken[first:first + size] = [True] * size
+                    taken[first : first + size] = [True] * size
                     matches.extend((span[0][0], m) for m in found)
         matches.sort(key=lambda pair: (pair[0], pair[1].table, pair[1].column))
         return [m for _, m in matches]

@@ -46,9 +46,14 @@ def validate_identifiers(sql: str, catalog: Catalog) -> list[IdentifierProblem]:
     for table in tree.find_all(exp.Table):
         if _is_catalog_reference(table, cte_names) and catalog.table(table.name) is None:
             nearest = nearest_names(table.name, list(catalog.tables), fallback=True)
-            report(IdentifierProblem("table", table.name, nearest,
-                                     f"no table or view named {table.name}"
-                                     + _did_you_mean(nearest)))
+            report(
+                IdentifierProblem(
+                    "table",
+                    table.name,
+                    nearest,
+                    f"no table or view named {table.name}" + _did_you_mean(nearest),
+                )
+            )
     try:
         scopes = traverse_scope(tree)
     except (sqlglot.errors.SqlglotError, KeyError, ValueError):
@@ -68,8 +73,7 @@ def _is_catalog_reference(table: exp.Table, cte_names: set[str]) -> bool:
     if table.db and table.db.lower() in _OTHER_SCHEMAS:
         return False
     name = table.name
-    return bool(name) and name.lower() not in cte_names and not any(m in name
-                                                                    for m in PATH_MARKS)
+    return bool(name) and name.lower() not in cte_names and not any(m in name for m in PATH_MARKS)
 
 
 def _check_column(
@@ -88,8 +92,12 @@ def _check_column(
             return None
         where = source.name if isinstance(source, exp.Table) else column.table
         nearest = nearest_names(name, known)
-        return IdentifierProblem("column", f"{column.table}.{name}", nearest,
-                                 f"column {name} not found in {where}" + _did_you_mean(nearest))
+        return IdentifierProblem(
+            "column",
+            f"{column.table}.{name}",
+            nearest,
+            f"column {name} not found in {where}" + _did_you_mean(nearest),
+        )
     candidates: list[str] = []
     searched: list[str] = []
     current: Scope | None = scope
@@ -109,8 +117,9 @@ def _check_column(
         candidates = [c.name for t in catalog.tables.values() for c in t.columns]
     nearest = nearest_names(name, candidates)
     where = f" in {', '.join(dict.fromkeys(searched))}" if searched else ""
-    return IdentifierProblem("column", name, nearest,
-                             f"no column named {name}{where}" + _did_you_mean(nearest))
+    return IdentifierProblem(
+        "column", name, nearest, f"no column named {name}{where}" + _did_you_mean(nearest)
+    )
 
 
 def _find_source(scope: Scope, alias: str) -> exp.Table | Scope | None:
@@ -123,9 +132,7 @@ def _find_source(scope: Scope, alias: str) -> exp.Table | Scope | None:
     return None
 
 
-def _source_columns(
-    source: object, catalog: Catalog, cte_names: set[str]
-) -> list[str] | None:
+def _source_columns(source: object, catalog: Catalog, cte_names: set[str]) -> list[str] | None:
     """Column names a FROM source provides, or None when they cannot be known."""
     if isinstance(source, Scope):
         expression = source.expression

@@ -6,11 +6,10 @@ to tables and columns, probe values, validate and guard SQL, and run a bounded p
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
 import os
 import threading
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
@@ -213,8 +212,10 @@ class Warehouse:
         snapshot = self._current()
         # The index depends on names, comments and sampled values (all covered by the check
         # key) and on the synonyms; declaring join keys does not invalidate it.
-        key = (snapshot.check_key,
-               tuple(sorted((k, tuple(v)) for k, v in (synonyms or {}).items())))
+        key = (
+            snapshot.check_key,
+            tuple(sorted((k, tuple(v)) for k, v in (synonyms or {}).items())),
+        )
         with self._lock:
             if self._index is None or self._index_key != key:
                 self._index = SchemaIndex(snapshot.catalog, synonyms)
@@ -233,8 +234,7 @@ class Warehouse:
     def allow_source(self, path_or_url: str) -> None:
         """Let queries read this file, folder (trailing "/") or URL with read_csv & co."""
         with self._lock:
-            if normalize_source(path_or_url) not in map(normalize_source,
-                                                        self._allowed_sources):
+            if normalize_source(path_or_url) not in map(normalize_source, self._allowed_sources):
                 self._allowed_sources.append(path_or_url)
 
     @property
@@ -258,8 +258,9 @@ class Warehouse:
         own message. Parameters ($name with a dict, ? with a list) are bound by DuckDB.
         """
         statement = self.guard(sql)
-        return run_preview(self.connection, statement, params=params, limit=limit,
-                           timeout_s=timeout_s)
+        return run_preview(
+            self.connection, statement, params=params, limit=limit, timeout_s=timeout_s
+        )
 
 
 def _resolve(
@@ -276,16 +277,19 @@ def _resolve(
             if not strict:
                 return None
             near = nearest_names(table_name, list(catalog.tables), fallback=True)
-            raise ConfigError(f"relationship {label}: no table {table_name}"
-                              + (f"; did you mean {' or '.join(near)}?" if near else ""))
+            raise ConfigError(
+                f"relationship {label}: no table {table_name}"
+                + (f"; did you mean {' or '.join(near)}?" if near else "")
+            )
         column = table.column(column_name)
         if column is None:
             if not strict:
                 return None
             near = nearest_names(column_name, [c.name for c in table.columns])
-            raise ConfigError(f"relationship {label}: no column {column_name} in "
-                              f"{table.name}"
-                              + (f"; did you mean {' or '.join(near)}?" if near else ""))
+            raise ConfigError(
+                f"relationship {label}: no column {column_name} in "
+                f"{table.name}" + (f"; did you mean {' or '.join(near)}?" if near else "")
+            )
         ends.append((table, column.name))
     (left, left_column), (right, right_column) = ends
     return JoinKey(left.name, left_column, right.name, right_column, "declared")
