@@ -32,10 +32,13 @@ _DATA_ROUTES = {
 }
 # A number, but not the "-01" of "2025-01" or the digits inside a word like "Q4".
 _NUMBER = re.compile(r"(?<![\w.-])-?\d[\d,]*(?:\.\d+)?")
-_DID_YOU_MEAN = re.compile(r'(?:Did you mean|Candidate bindings:)\s*"?([\w."]+)"?', re.IGNORECASE)
+# DuckDB's own words for a missing name, and its suggestion for it.
 _MISSING = re.compile(
-    r'(?:column|Column|Table|table) (?:with name )?"?([\w.]+)"? (?:not found|does not exist)'
+    r'(?:Referenced column "([\w.]+)" not found'
+    r'|with name "?([\w.]+)"? does not exist'
+    r'|does not have a column named "([\w.]+)")'
 )
+_DID_YOU_MEAN = re.compile(r'(?:Did you mean|Candidate bindings:)[\s:]*"([\w.]+)"', re.IGNORECASE)
 
 
 def evaluate(ctx: StepContext, outcome: StepOutcome) -> list[Evaluation]:
@@ -152,8 +155,8 @@ def lexical_hint(error: str) -> str | None:
     missing = _MISSING.search(error)
     candidate = _DID_YOU_MEAN.search(error)
     if missing and candidate:
-        new = candidate.group(1).strip('"').split(",")[0]
-        return f"replace {missing.group(1).split('.')[-1]} with {new.split('.')[-1]}"
+        old = next(g for g in missing.groups() if g)
+        return f"replace {old.split('.')[-1]} with {candidate.group(1).split('.')[-1]}"
     return None
 
 

@@ -233,3 +233,43 @@ def test_research_on_flights(nyc_session):
     assert 2 <= len(dossier.content["findings"]) <= 4
     assert all(f["result"]["rows"] for f in dossier.content["findings"])
     assert run.trust_state is TrustState.GROUNDED
+
+
+def test_misspelled_function_is_repaired_from_duckdbs_did_you_mean(nyc_session):
+    # The catalog check passes (no unknown table or column); DuckDB itself rejects the
+    # function and suggests the right one. The cheap lexical repair applies its suggestion.
+    run = nyc_session.ask("SELECT carrier, avgg(dep_delay) AS d FROM flights GROUP BY carrier")
+    first = run.steps[0].attempts[0]
+    executed = next(e for e in first.evaluations if e.id == "result-executed")
+    assert not executed.passed and 'Did you mean "avg"' in executed.message
+    assert executed.repair_action.hint == "replace avgg with avg"
+    assert run.steps[0].repairs == 1
+    assert "AVG(dep_delay)" in run.sql
+    assert run.result["row_count"] == 16
+    assert "avgg" not in (run.answer or "")  # recovery prose stays in the trace
+
+
+@pytest.mark.parametrize(("error", "hint"), [
+    ('Catalog Error: Scalar Function with name avgg does not exist!\nDid you mean "avg"?',
+     "replace avgg with avg"),
+    ('Binder Error: Referenced column "dep_dely" not found in FROM clause!\n'
+     'Candidate bindings: "dep_delay"', "replace dep_dely with dep_delay"),
+    ('Catalog Error: Table with name flightz does not exist!\nDid you mean "flights"?',
+     "replace flightz with flights"),
+    ("Parser Error: syntax error at or near \"FORM\"", None),
+])
+def test_lexical_hint_reads_duckdbs_own_errors(error, hint):
+    from zlens_jupyter.gates import lexical_hint
+
+    assert lexical_hint(error) == hint
+
+
+def test_lexical_hints_match_real_duckdb_messages(truth):
+    from zlens_jupyter.gates import lexical_hint
+
+    for sql, hint in [("SELECT avgg(dep_delay) FROM flights", "replace avgg with avg"),
+                      ("SELECT dep_dely FROM flights", "replace dep_dely with dep_delay"),
+                      ("SELECT * FROM flightz", "replace flightz with flights")]:
+        with pytest.raises(Exception) as caught:
+            truth.execute(sql)
+        assert lexical_hint(str(caught.value)) == hint

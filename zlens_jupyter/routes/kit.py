@@ -167,6 +167,9 @@ def apply_lexical_repair(sql: str, hint: str) -> str | None:
     def swap(node: exp.Expr) -> exp.Expr:
         if isinstance(node, exp.Identifier) and node.name.lower() in mapping:
             return exp.to_identifier(mapping[node.name.lower()].split(".")[-1])
+        if isinstance(node, exp.Anonymous) and str(node.this).lower() in mapping:
+            # A misspelled function (avgg -> avg): rebuild it under its real name.
+            return exp.func(mapping[str(node.this).lower()], *node.expressions, dialect="duckdb")
         return node
 
     repaired = tree.transform(swap).sql(dialect="duckdb", pretty=True)
