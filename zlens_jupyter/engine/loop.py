@@ -180,6 +180,8 @@ class Engine:
             )
             attempt, outcome, failure = self._execute(live, ctx)
             step.attempts.append(attempt)
+            if live.cancel.cancelled:  # Stop pressed while the executor worked: honour it now
+                raise RunCancelled(live.cancel.reason)
             if failure is FailureClass.CONTEXT_OVERFLOW and shrink < MAX_CONTEXT_SHRINKS:
                 shrink += 1
                 continue

@@ -73,7 +73,8 @@ def describe(
         return f"Top {len(rows)} {', '.join(dims)} by {label.lower()}: {listed}{where}."
     total = result.get("row_count", len(rows))
     more = ", …" if len(rows) > 3 and not where else ""
-    return f"{label} by {', '.join(dims)} ({total} groups): {listed}{more}{where}."
+    end = "" if more else "."
+    return f"{label} by {', '.join(dims)} ({total} groups): {listed}{more}{where}{end}"
 
 
 def _numeric_column(rows: list[list[Any]], i: int) -> bool:
