@@ -7,9 +7,9 @@ notebook widget. `to_dict()` / `from_dict()` round-trip losslessly.
 from __future__ import annotations
 
 import dataclasses
+import time
 import uuid
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any, Self
 
 from .enums import (
@@ -35,8 +35,21 @@ def new_id(prefix: str = "") -> str:
     return prefix + uuid.uuid4().hex[:16]
 
 
+_SECOND_TEXT: dict[int, str] = {}
+
+
 def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    """ISO-8601 UTC with milliseconds, e.g. 2026-11-29T20:50:51.470+00:00.
+
+    Every event carries one, so the formatted second is reused: this is ~4x cheaper than
+    datetime.isoformat, which was the largest single cost of an instant step."""
+    now = time.time()
+    second = int(now)
+    head = _SECOND_TEXT.get(second)
+    if head is None:
+        _SECOND_TEXT.clear()
+        head = _SECOND_TEXT[second] = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+    return f"{head}.{int((now - second) * 1000):03d}+00:00"
 
 
 class Record:
