@@ -17,15 +17,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..errors import RunCancelled
+from .attempts import execute_attempt, judge_attempt
 from .contracts import CancelToken, Executor, Gate, RunSink, SignalSource, StepContext, StepOutcome
 from .enums import Decision, EventType, Route, Severity, StepStatus, StopReason
 from .events import EventLog, Subscriber
 from .failures import (
     FailureClass,
-    backoff_seconds,
-    classify_failure,
-    failure_evaluation,
-    route_unavailable,
 )
 from .intent import decide_action, select_route
 from .planner import DeterministicPlanner, Planner, planned_step
@@ -47,7 +44,6 @@ from .steps import (
     block_reason,
     blocked,
     cancel_open_step,
-    copy_outcome,
     passed,
     plan_message,
     terminal_success,
@@ -259,55 +255,21 @@ class Engine:
     def _execute(
         self, live: _Live, ctx: StepContext
     ) -> tuple[Attempt, StepOutcome, FailureClass | None]:
-        """Run the executor, retrying transient failures of idempotent executors with backoff."""
-        attempt = Attempt(number=ctx.attempt, hint=ctx.hint)
-        executor = self.executors.get(ctx.route)
-        if executor is None:
-            outcome = StepOutcome(evaluations=[route_unavailable(ctx.route)])
-            return attempt, outcome, None
-        started = self.clock()
-        retries = 0
-        while True:
-            try:
-                outcome = executor(ctx)
-                break
-            except Exception as exc:  # classified below; never escapes run()
-                failure = classify_failure(exc)
-                can_retry = (
-                    getattr(executor, "idempotent", True)
-                    and retries < live.run.budget.max_transient_retries
-                )
-                if (
-                    failure is FailureClass.TRANSIENT
-                    and can_retry
-                    and self._check_stops(live) is None
-                ):
-                    self.sleep(backoff_seconds(retries))
-                    retries += 1
-                    continue
-                attempt.error = f"{type(exc).__name__}: {exc}"
-                attempt.transient_retries = retries
-                attempt.elapsed_ms = (self.clock() - started) * 1000
-                return attempt, StepOutcome(evaluations=[failure_evaluation(failure, exc)]), failure
-        attempt.transient_retries = retries
-        attempt.elapsed_ms = (self.clock() - started) * 1000
-        copy_outcome(attempt, outcome)
+        attempt, outcome, failure = execute_attempt(
+            self.executors.get(ctx.route),
+            ctx,
+            max_retries=live.run.budget.max_transient_retries,
+            may_retry=lambda: self._check_stops(live) is None,
+            clock=self.clock,
+            sleep=self.sleep,
+        )
         live.run.usage.tokens += max(0, outcome.tokens)
         live.run.usage.cost_usd += max(0.0, outcome.cost_usd)
-        for artifact in outcome.artifacts:
-            artifact.route, artifact.step_index = ctx.route, ctx.step_index
-        return attempt, outcome, None
+        return attempt, outcome, failure
 
     def _judge(self, ctx: StepContext, outcome: StepOutcome, attempt: Attempt) -> list[Evaluation]:
-        evaluations = list(outcome.evaluations)
-        if self.gate is not None and attempt.error is None and ctx.route in self.executors:
-            try:
-                evaluations.extend(self.gate(ctx, outcome))
-            except Exception as exc:  # a broken gate blocks the run instead of passing it
-                evaluations.append(failure_evaluation(FailureClass.FATAL, exc, source="gate"))
-        for evaluation in evaluations:
-            evaluation.attempt = attempt.number
-        return evaluations
+        gate = self.gate if ctx.route in self.executors else None
+        return judge_attempt(gate, ctx, outcome, attempt)
 
     # -- bookkeeping -------------------------------------------------------------------------
 
