@@ -75,3 +75,35 @@ def test_draft_certify_then_certified_answer(shop):
     assert again.result["rows"] == first.result["rows"]
     path.unlink()
     shop.reload()
+
+
+def test_schema_drift_under_a_certified_block_withdraws_certification(
+    sample_cache, tmp_path, monkeypatch
+):
+    import shutil
+
+    import duckdb
+
+    from zlens_jupyter.sample import open_sample
+    from zlens_jupyter.session import Session
+
+    monkeypatch.setenv("ZLENS_CACHE_DIR", str(sample_cache))
+    database, project = open_sample()
+    db_copy, project_copy = tmp_path / "shop.duckdb", tmp_path / "project"
+    shutil.copy(database, db_copy)
+    shutil.copytree(project, project_copy)
+    writer = duckdb.connect(str(db_copy))  # the session shares this read-write connection
+    session = Session(db_copy, project_copy)
+    session.certify("Revenue by segment", by="reviewer@example.com")
+    before = session.ask("What is revenue by segment?")
+    assert before.trust_state is TrustState.CERTIFIED
+    writer.execute("ALTER TABLE customers ADD COLUMN loyalty_tier VARCHAR")
+    after = session.ask("What is revenue by segment?")
+    assert after.route is Route.CERTIFIED_ANSWER
+    assert after.trust_state is TrustState.REVIEW_REQUIRED
+    drift = [e for e in after.evaluations if e.id == "certification-current"]
+    assert drift and not drift[0].passed and "recertification" in drift[0].message
+    block = next(a for a in after.steps[0].attempts if a.certified_block).certified_block
+    assert block["status"] == "pending_recertification"
+    session.close()
+    writer.close()
