@@ -117,6 +117,7 @@ CATALOG: dict[str, tuple[float, float, tuple[str, ...], dict[str, tuple[str, flo
     ),
 }
 SERIES = ("Aero", "Core", "Flex", "Max", "Lite", "Prime", "Edge", "Nova", "Pro", "Zen")
+# fmt: off
 FIRST_NAMES = (
     "Ava", "Liam", "Olivia", "Noah", "Emma", "Elijah", "Sophia", "Mateo", "Isabella", "Lucas",
     "Mia", "Levi", "Amelia", "Ethan", "Harper", "Kai", "Evelyn", "Leo", "Aria", "Omar",
@@ -132,6 +133,7 @@ LAST_NAMES = (
     "Baker", "Nelson", "Carter", "Mitchell", "Roberts", "Turner", "Phillips", "Campbell",
     "Parker", "Evans", "Edwards", "Collins", "Stewart", "Okafor",
 )
+# fmt: on
 
 
 @dataclass(frozen=True)
@@ -169,9 +171,7 @@ def _customers(rng: np.random.Generator) -> pd.DataFrame:
     first = rng.choice(FIRST_NAMES, n)
     last = rng.choice(LAST_NAMES, n)
     ids = np.arange(1, n + 1)
-    emails = [
-        f"{f}.{s}{i}@example.com".lower() for f, s, i in zip(first, last, ids, strict=True)
-    ]
+    emails = [f"{f}.{s}{i}@example.com".lower() for f, s, i in zip(first, last, ids, strict=True)]
     return pd.DataFrame(
         {
             "customer_id": ids,
