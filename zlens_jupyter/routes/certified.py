@@ -25,7 +25,7 @@ from ..engine import (
 from .kit import RouteKit, refuse_unsafe_request
 from .language import STOPWORDS, question_tokens, stem
 from .narrate import describe
-from .phrasing import GROUP_MARKERS, find_time_range, find_top_n, match_at
+from .phrasing import GRAIN_WORDS, GROUP_MARKERS, find_time_range, find_top_n, match_at
 
 _IGNORED = STOPWORDS | {"which", "most", "top", "highest", "lowest", "breakdown", "split", "show"}
 
@@ -59,6 +59,12 @@ def grain_words(block: Block) -> set[str]:
     return {stem(t) for t in question_tokens(words)}
 
 
+def dimension_words(block: Block) -> set[str]:
+    """What the block groups by (grain and dimensions), without its measures."""
+    words = " ".join([block.grain or "", *block.dimensions]).replace("_", " ")
+    return {stem(t) for t in question_tokens(words)}
+
+
 def match_certified(question: str, kit: RouteKit) -> BlockMatch:
     """The best certified block for a question, with a score in 0..1 (coverage of the
     question's content words by the block's vocabulary), zeroed when the grain does not fit."""
@@ -77,6 +83,13 @@ def match_certified(question: str, kit: RouteKit) -> BlockMatch:
         named = sum(1 for w in name if w in asked) / len(name) if name else 0.0
         if named < 0.5:
             continue
+        # What the block measures (its name minus its grain) must be what the question asks
+        # for: "customers by segment" is not "Revenue by segment", however close the words.
+        dims = dimension_words(block)
+        measures = [w for w in name if w not in dims and GRAIN_WORDS.get(w, w) not in dims]
+        if measures and not all(w in asked | _metric_words(question, kit) for w in measures):
+            best.notes.append(f'"{block.name}": it measures {" ".join(measures)}, not that')
+            continue
         score = 0.5 * covered + 0.5 * named
         if score <= best.score:
             continue
@@ -88,14 +101,23 @@ def match_certified(question: str, kit: RouteKit) -> BlockMatch:
     return best
 
 
+def _metric_words(question: str, kit: RouteKit) -> set[str]:
+    """Metric names the question reaches through synonyms ("sales" -> revenue)."""
+    words: set[str] = set()
+    for metric, _ in kit.semantic.match_metrics(question):
+        words.update(stem(t) for t in question_tokens(metric.name.replace("_", " ")))
+    return words
+
+
 def _misfit(tokens: list[str], block: Block, kit: RouteKit, question: str) -> str | None:
     grain = grain_words(block)
     for i in range(len(tokens)):
         for phrase in GROUP_MARKERS:
             if match_at(tokens, i, phrase):
-                for word in _grouped_words(tokens[i + len(phrase) :]):
-                    if stem(word) not in grain:
-                        return f"its grain ({block.grain}) has no '{word}'"
+                for words in _grouped_phrases(tokens[i + len(phrase) :]):
+                    # "customer segment" is one phrase; one of its words must be the grain.
+                    if not any(stem(w) in grain for w in words):
+                        return f"its grain ({block.grain}) has no '{' '.join(words)}'"
     if find_top_n(list(tokens), set())[0] is not None:
         return "the question asks for its own top N; the block's rows are fixed"
     if find_time_range(list(tokens), set()) is not None:
@@ -128,15 +150,17 @@ _END_OF_GROUPING = {
 }
 
 
-def _grouped_words(after: list[str]) -> list[str]:
-    """The words a grouping asks for: "by segment and region in 2024" -> segment, region."""
-    words = []
+def _grouped_phrases(after: list[str]) -> list[list[str]]:
+    """What a grouping asks for: "by segment and region in 2024" -> [segment], [region]."""
+    phrases: list[list[str]] = [[]]
     for token in after:
         if token in _END_OF_GROUPING:
             break
-        if token not in _IGNORED and not token.isdigit():
-            words.append(token)
-    return words
+        if token in ("and", ","):
+            phrases.append([])
+        elif token not in _IGNORED and not token.isdigit():
+            phrases[-1].append(token)
+    return [p for p in phrases if p]
 
 
 class CertifiedAnswer:

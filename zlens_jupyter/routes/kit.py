@@ -162,15 +162,20 @@ def apply_lexical_repair(sql: str, hint: str) -> str | None:
     if not pairs:
         return None
     tree = sqlglot.parse_one(sql, dialect="duckdb")
-    mapping = {old.strip("\"'`").lower(): new.strip("\"'`") for old, new in pairs}
+    # "replace o.chanel with channel": identifiers are matched by their last part.
+    mapping = {old.strip("\"'`").split(".")[-1].lower(): new.strip("\"'`") for old, new in pairs}
+
+    swapped = []
 
     def swap(node: exp.Expr) -> exp.Expr:
         if isinstance(node, exp.Identifier) and node.name.lower() in mapping:
+            swapped.append(node.name)
             return exp.to_identifier(mapping[node.name.lower()].split(".")[-1])
         if isinstance(node, exp.Anonymous) and str(node.this).lower() in mapping:
             # A misspelled function (avgg -> avg): rebuild it under its real name.
+            swapped.append(str(node.this))
             return exp.func(mapping[str(node.this).lower()], *node.expressions, dialect="duckdb")
         return node
 
     repaired = tree.transform(swap).sql(dialect="duckdb", pretty=True)
-    return repaired if repaired != sql else None
+    return repaired if swapped else None  # a hint that matched nothing repairs nothing
