@@ -107,3 +107,16 @@ def test_schema_drift_under_a_certified_block_withdraws_certification(
     assert block["status"] == "pending_recertification"
     session.close()
     writer.close()
+
+
+def test_block_that_measures_something_else_does_not_answer(shop):
+    # Shares "segment" with "Revenue by segment", but asks for a count of customers.
+    run = shop.ask("How many customers are in each segment?")
+    assert run.route is Route.GENERATED_ANSWER
+    assert run.trust_state is TrustState.GROUNDED
+    assert "revenue" not in run.result["columns"]
+
+
+def test_metric_synonym_still_finds_the_certified_block(shop):
+    run = shop.ask("sales by segment")
+    assert run.route is Route.CERTIFIED_ANSWER and run.trust_state is TrustState.CERTIFIED
