@@ -16,6 +16,13 @@ def connect(target: object = "sample", project: object = None, **options: object
     return _connect(target, project, **options)  # type: ignore[arg-type]
 
 
+def panel(**options: object) -> object:
+    """An interactive ask panel: question box, mode, "dig deeper", history, live run panel."""
+    from .notebook.interactive import panel as _panel
+
+    return _panel(**options)  # type: ignore[arg-type]
+
+
 def load_ipython_extension(ipython: object) -> None:
     """`%load_ext zlens_jupyter`: registers %zlens, %%zlens, %%dql and %%zlens_sql (silently)."""
     from .notebook.magics import load_ipython_extension as _load

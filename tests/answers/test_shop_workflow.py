@@ -120,3 +120,10 @@ def test_block_that_measures_something_else_does_not_answer(shop):
 def test_metric_synonym_still_finds_the_certified_block(shop):
     run = shop.ask("sales by segment")
     assert run.route is Route.CERTIFIED_ANSWER and run.trust_state is TrustState.CERTIFIED
+
+
+def test_output_column_is_not_a_grain(shop):
+    # "Top products by revenue" outputs a category column, but its grain is product.
+    run = shop.ask("What is revenue by category?")
+    assert run.route is Route.GENERATED_ANSWER
+    assert run.result["row_count"] == 5

@@ -14,14 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
-
 from ..errors import MalformedOutput, ModelError
 from .results import Usage
 from .retry import failures_of
 
 if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+
     from .provider import ChatProvider
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
@@ -64,6 +63,9 @@ def _where(error: ValidationError) -> str:
 
 def validation_errors(instance: Any, schema: dict[str, Any]) -> list[str]:
     """Every schema violation as "at $.path: message", most relevant first (empty if valid)."""
+    # jsonschema costs ~2 s to import: only runs that talk to a model pay for it.
+    from jsonschema import Draft202012Validator
+
     validator = Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(instance), key=lambda e: (len(e.absolute_path), e.path))
     return [f"at {_where(e)}: {e.message}" for e in errors]

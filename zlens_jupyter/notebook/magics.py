@@ -12,6 +12,7 @@ are one line, never a traceback wall.
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 import threading
@@ -43,6 +44,10 @@ class ZLensMagics(Magics):
     def __init__(self, shell: Any) -> None:
         super().__init__(shell)
         self.settings = ZLens(parent=shell)
+        # `%config ZLens.max_steps = 3` only updates the shell's registered configurables.
+        if shell is not None:
+            shell.configurables[:] = [c for c in shell.configurables if not isinstance(c, ZLens)]
+            shell.configurables.append(self.settings)
         self.session: Any = None
         self.history: list[AgentRun] = []
 
@@ -72,6 +77,12 @@ class ZLensMagics(Magics):
             print(f"zlens: {exc}", file=sys.stderr)
         except KeyboardInterrupt:
             print("zlens: cancelled", file=sys.stderr)
+        except Exception as exc:
+            # The database's own failures (a closed connection, a lock) are the user's to
+            # fix, so they get one line too; anything else is our bug and keeps its traceback.
+            if not type(exc).__module__.startswith(("duckdb", "_duckdb")):
+                raise
+            print(f"zlens: database error: {exc}", file=sys.stderr)
         return None
 
     # -- %zlens --------------------------------------------------------------------------
@@ -90,8 +101,10 @@ class ZLensMagics(Magics):
     def ask(self, options: AskOptions) -> AgentRun | None:
         session = self._session()
         from ..engine.enums import Mode
+        from ..session import parse_mode
 
         mode = Mode.RESEARCH.value if options.deep else (options.mode or self.settings.mode)
+        parse_mode(mode)  # a wrong --mode fails here, before an empty panel is shown
         budget = self.settings.budget().merged(
             max_steps=options.max_steps,
             max_cost_usd=options.budget_usd,
@@ -315,5 +328,32 @@ def _split(text: str) -> list[str]:
         return text.split()
 
 
+# `name = %zlens ...` or `%zlens ...`, one line (the question is the rest).
+_ZLENS_LINE = re.compile(
+    r"^(?P<indent>[ \t]*)(?:(?P<target>[A-Za-z_][\w.]*)[ \t]*=[ \t]*)?%zlens[ \t]+(?P<rest>.*?)\s*$"
+)
+
+
+def keep_question_marks(lines: list[str]) -> list[str]:
+    """Input cleanup: IPython reads a line ending in `?` as a help request (`segment?` ->
+    `%pinfo segment`), which swallows `%zlens What is revenue by segment?`. Rewriting such a
+    line into its `run_line_magic` call before the help transform runs keeps the question."""
+    if lines and lines[0].lstrip().startswith("%%"):
+        return lines  # a cell magic's body is not Python
+    out = []
+    for line in lines:
+        match = _ZLENS_LINE.match(line)
+        if match is None or not match["rest"].endswith("?"):
+            out.append(line)
+            continue
+        target = f"{match['target']} = " if match["target"] else ""
+        call = f"get_ipython().run_line_magic('zlens', {match['rest']!r})"
+        out.append(f"{match['indent']}{target}{call}\n")
+    return out
+
+
 def load_ipython_extension(ipython: Any) -> None:
     ipython.register_magics(ZLensMagics(ipython))
+    cleanup = getattr(ipython, "input_transformers_cleanup", None)
+    if cleanup is not None and keep_question_marks not in cleanup:
+        cleanup.append(keep_question_marks)

@@ -110,13 +110,19 @@ def _metric_words(question: str, kit: RouteKit) -> set[str]:
 
 
 def _misfit(tokens: list[str], block: Block, kit: RouteKit, question: str) -> str | None:
-    grain = grain_words(block)
+    # The grain, not every dimension column: "Top products" lists each product's category,
+    # but it does not answer "revenue by category".
+    dims = {stem(t) for t in question_tokens((block.grain or "").replace("_", " "))}
+    ranking = grain_words(block) - dimension_words(block) | _metric_words(question, kit)
     for i in range(len(tokens)):
         for phrase in GROUP_MARKERS:
             if match_at(tokens, i, phrase):
                 for words in _grouped_phrases(tokens[i + len(phrase) :]):
+                    stems = [stem(w) for w in words]
+                    if all(w in ranking for w in stems):
+                        continue  # "top products by revenue": ranked by a measure, not grouped
                     # "customer segment" is one phrase; one of its words must be the grain.
-                    if not any(stem(w) in grain for w in words):
+                    if not any(w in dims for w in stems):
                         return f"its grain ({block.grain}) has no '{' '.join(words)}'"
     if find_top_n(list(tokens), set())[0] is not None:
         return "the question asks for its own top N; the block's rows are fixed"
@@ -124,6 +130,7 @@ def _misfit(tokens: list[str], block: Block, kit: RouteKit, question: str) -> st
         return "the question names a period the block cannot filter"
     values = kit.warehouse.probe_values(question)
     allowed = {a.lower() for a in block.allowed_filters}
+    grain = grain_words(block)
     for value in values:
         if value.column.lower() not in allowed and stem(value.word.lower()) not in grain:
             return f"it cannot filter on {value.column} = {value.value}"

@@ -1,0 +1,184 @@
+"""`%zlens QUESTION` and `%%zlens` in a real IPython shell: runs, displays and options."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from zlens_jupyter.engine import AgentRun
+from zlens_jupyter.notebook.magics import keep_question_marks
+from zlens_jupyter.notebook.widget import RunPanel
+from zlens_jupyter.session import Session
+
+WIDGET = "application/vnd.jupyter.widget-view+json"
+
+
+@pytest.fixture
+def panels(monkeypatch):
+    """Every RunPanel created during the test."""
+    created = []
+    original = RunPanel.__init__
+
+    def record(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        created.append(self)
+
+    monkeypatch.setattr(RunPanel, "__init__", record)
+    return created
+
+
+def test_a_bare_question_returns_the_run_and_displays_panel_and_answer(nb, panels):
+    run, out = nb.run("%zlens What is revenue by segment?")  # the trailing "?" is kept
+    assert isinstance(run, AgentRun)
+    assert run.question == "What is revenue by segment?"
+    assert run.trust_state.value == "certified" and run.route.value == "certified_answer"
+    assert out.stderr == "" and "Traceback" not in out.stdout
+    # The live run panel comes first, then the answer, then its chart.
+    [panel] = panels
+    assert nb.widget_ids(out) == [panel.model_id]
+    assert WIDGET in out.outputs[0].data
+    answer = nb.answer(out)
+    assert answer.data == out.outputs[1].data
+    assert 'data-trust="certified"' in answer.data["text/html"]
+    assert answer.metadata["zlens"]["run_id"] == run.id
+    assert "application/vnd.vegalite.v5+json" in out.outputs[2].data
+    assert nb.magics.history == [run]
+
+
+def test_the_run_panel_ends_showing_the_finished_run(nb, panels):
+    run, _out = nb.run("%zlens What is revenue by region?")
+    [panel] = panels
+    assert panel.final_run["id"] == run.id
+    assert panel.final_run["trust_state"] == "grounded"
+    assert panel.orb == "done" and panel.phase == "done"
+    assert next(e["type"] for e in panel.events) == "run.started"
+
+
+def test_ask_subcommand_and_output_variable(nb):
+    result, _out = nb.run("%zlens ask -o by_region What is revenue by region?")
+    run = nb.shell.user_ns["by_region"]
+    assert run is result and run.trust_state.value == "grounded"
+    assert list(run.df.columns) == ["region", "revenue"] and len(run.df) == 4
+
+
+def test_assignment_form_keeps_the_question_mark(nb):
+    _, _out = nb.run("r = %zlens --no-panel How many Enterprise customers?")
+    run = nb.shell.user_ns["r"]
+    assert run.question == "How many Enterprise customers?"
+    assert run.result["rows"] == [[753]]
+
+
+def test_cell_magic_takes_options_on_its_line_and_the_question_as_body(nb):
+    run, _ = nb.run("%%zlens --mode research --no-panel\nWhy did revenue drop\nin December 2025?\n")
+    assert run.question == "Why did revenue drop\nin December 2025?"
+    assert run.mode.value == "research" and run.route.value == "research"
+    assert "2025-12" in run.answer
+
+
+def test_deep_forces_research(nb):
+    run, _ = nb.run("%zlens --deep --no-panel What is revenue by region?")
+    assert run.mode.value == "research" and run.route.value == "research"
+
+
+def test_budget_options_apply_to_the_run(nb):
+    run, _ = nb.run(
+        "%zlens --max-steps 2 --deadline 30 --budget-usd 0.5 --no-panel What is revenue by region?"
+    )
+    assert (run.budget.max_steps, run.budget.deadline_s, run.budget.max_cost_usd) == (2, 30, 0.5)
+    # Options are per question: the next run is back to the defaults.
+    run, _ = nb.run("%zlens --no-panel What is revenue by region?")
+    assert (run.budget.max_steps, run.budget.deadline_s, run.budget.max_cost_usd) == (4, 120, 2)
+
+
+def test_config_magic_sets_the_defaults(nb):
+    nb.run("%config ZLens.max_steps = 3")
+    nb.run("%config ZLens.deadline = 45.0")
+    assert nb.magics.settings.max_steps == 3
+    run, _ = nb.run("%zlens --no-panel What is revenue by region?")
+    assert run.budget.max_steps == 3 and run.budget.deadline_s == 45
+    _, out = nb.run("%zlens config")
+    assert "ZLens.max_steps = 3" in out.stdout and "ZLens.deadline = 45.0" in out.stdout
+
+
+def test_config_panel_false_hides_the_panel(nb):
+    nb.run("%config ZLens.panel = False")
+    _, out = nb.run("%zlens What is revenue by region?")
+    assert nb.widget_ids(out) == []
+    assert nb.answer(out)
+
+
+def test_no_panel_shows_only_the_answer(nb):
+    run, out = nb.run("%zlens --no-panel What is revenue by segment?")
+    assert nb.widget_ids(out) == []
+    assert nb.answer(out).metadata["zlens"]["trust_state"] == "certified"
+    assert run.trust_state.value == "certified"
+
+
+def test_insert_puts_the_dql_draft_in_the_next_cell(nb, monkeypatch):
+    calls = []
+    monkeypatch.setattr(
+        nb.shell, "set_next_input", lambda text, replace=False: calls.append((text, replace))
+    )
+    run, _ = nb.run("%zlens --insert --no-panel draft a dql block for units sold by category")
+    assert run.route.value == "dql_block_draft"
+    [(text, replace)] = calls
+    assert replace is False
+    assert text.startswith("%%dql\n")
+    assert 'block "Units sold by category" {' in text and 'status = "draft"' in text
+    # The inserted cell runs as it is: the block and its tests, without any model.
+    _, out = nb.run(text)
+    assert "✓ row_count > 0" in out.outputs[0].data["text/plain"]
+
+
+def test_insert_after_a_grounded_answer_offers_a_draft_block(nb, monkeypatch):
+    calls = []
+    monkeypatch.setattr(nb.shell, "set_next_input", lambda text, replace=False: calls.append(text))
+    nb.run("%zlens --insert --no-panel What is revenue by region?")
+    [text] = calls
+    assert text.startswith("%%dql\n")  # a grounded answer is offered as a draft block first
+    assert "SUM(order_items.quantity * order_items.unit_price" in text
+
+
+def test_background_run_finishes_in_a_thread(nb):
+    result, out = nb.run("%zlens --background --no-panel What is revenue by segment?")
+    assert result is None
+    for thread in threading.enumerate():
+        if thread.name == "zlens-run":
+            thread.join(timeout=60)
+    [run] = nb.magics.history
+    assert run.trust_state.value == "certified"
+    # Two placeholders (the status, then the answer) are updated in place when it ends.
+    assert len(out.outputs) == 2 and all(o.metadata == {} for o in out.outputs)
+
+
+def test_terminal_ipython_reads_plain_text(nb):
+    nb.shell.display_formatter.active_types = ["text/plain"]  # what terminal IPython sets
+    _, out = nb.run("%zlens What is revenue by segment?")
+    text = nb.answer(out).data["text/plain"]
+    lines = text.splitlines()
+    assert lines[0].startswith("Revenue by segment (4 groups): Consumer (17,855,834.59)")
+    assert "segment               revenue" in lines
+    assert "Consumer        17,855,834.59" in lines
+    assert 'Trust: certified — certified block "Revenue by segment" ran unchanged' in lines
+    assert "<" not in text  # no markup in the terminal's text
+    # The run panel reads as one status line where widgets cannot render.
+    panel_text = out.outputs[0].data["text/plain"]
+    assert panel_text.startswith("<ZLens run panel:") and "\n" not in panel_text
+    assert out.outputs[-1].data["text/plain"] == "[bar chart: revenue by segment]"
+
+
+def test_question_marks_survive_the_help_syntax_only_for_zlens():
+    assert keep_question_marks(["%zlens What is revenue?\n"]) == [
+        "get_ipython().run_line_magic('zlens', 'What is revenue?')\n"
+    ]
+    # Other lines, help on the magic itself, and cell-magic bodies are left alone.
+    for lines in (["len?\n"], ["%zlens?\n"], ["%zlens runs\n"], ["%%zlens\n", "%zlens x?\n"]):
+        assert keep_question_marks(lines) == lines
+
+
+def test_a_session_is_opened_on_first_use_with_the_configured_database(nb):
+    assert nb.magics.session is None
+    nb.run("%zlens --no-panel What is revenue by segment?")
+    assert isinstance(nb.magics.session, Session)
+    assert nb.magics.session.project_dir.name == "sample-project"
