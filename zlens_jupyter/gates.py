@@ -90,8 +90,11 @@ def check_grounding(facts: dict[str, Any]) -> Evaluation | None:
             evidence=facts.get("grounding"),
         )
     first = problems[0]
-    hints = [f"replace {p['name'].split('.')[-1]} with {p['nearest'][0].split('.')[-1]}"
-             for p in problems if p["nearest"]]
+    hints = [
+        f"replace {p['name'].split('.')[-1]} with {p['nearest'][0].split('.')[-1]}"
+        for p in problems
+        if p["nearest"]
+    ]
     return Evaluation(
         id="catalog-grounding",
         label="Grounded in catalog",
