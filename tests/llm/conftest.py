@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import socket
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -26,27 +25,9 @@ from zlens_jupyter.llm import ChatProvider, ModelConfig
 @pytest.fixture(autouse=True)
 def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[NetworkGuard]:
     """Fail any test that tries to reach anything but 127.0.0.1 / ::1 / localhost."""
-    guard = NetworkGuard()
-    real_connect = socket.socket.connect
-    real_create = socket.create_connection
-    real_getaddrinfo = socket.getaddrinfo
+    from fake_openai import install_network_guard
 
-    def connect(self: socket.socket, address: Any) -> Any:
-        guard.check(address)
-        return real_connect(self, address)
-
-    def create_connection(address: Any, *args: Any, **kwargs: Any) -> socket.socket:
-        guard.check(address)
-        return real_create(address, *args, **kwargs)
-
-    def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
-        # Refuse name lookups too: a DNS query is already a network access.
-        guard.check((host.decode() if isinstance(host, bytes) else host, 0))
-        return real_getaddrinfo(host, *args, **kwargs)
-
-    monkeypatch.setattr(socket.socket, "connect", connect)
-    monkeypatch.setattr(socket, "create_connection", create_connection)
-    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    guard = install_network_guard(monkeypatch)
     yield guard
     if guard.violations:
         pytest.fail(f"network access outside loopback: {guard.violations}")

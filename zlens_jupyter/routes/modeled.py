@@ -19,6 +19,7 @@ cannot shrink further; malformed output is left to the engine's repair.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any
 
 from ..engine import Artifact, Evaluation, Executor, Route, Severity, StepContext, StepOutcome
@@ -64,7 +65,7 @@ class FinalSQLRefused(GuardrailViolation):
         self.sql = sql
 
 
-class ModelRoute:
+class ModelRoute(ABC):
     """What the two model-backed routes share: metering, the tool loop and degradation."""
 
     idempotent = True
@@ -107,8 +108,9 @@ class ModelRoute:
             provider.close()
         return charged(outcome, meter.spent)
 
+    @abstractmethod
     def attempt(self, ctx: StepContext, provider: ChatProvider) -> StepOutcome:
-        raise NotImplementedError
+        """One model-backed attempt of this route (the subclass's own work)."""
 
     def run_loop(self, ctx: StepContext, provider: ChatProvider) -> ToolLoopResult:
         """Ground the question in a bounded catalog slice, then run the tool loop."""
