@@ -32,7 +32,7 @@ from .routes.certified import CertifiedAnswer, match_certified
 from .routes.conversation import Clarify, Converse
 from .routes.drafts import BlockDraft, SqlCell
 from .routes.generated import GeneratedAnswer
-from .routes.kit import RouteKit
+from .routes.kit import RouteKit, looks_like_sql
 from .routes.research import Research
 from .semantic import load_semantic
 from .store import RunStore
@@ -124,7 +124,8 @@ class Session:
             certified_block=match.block.name if match.block else None,
             metric_score=metrics[0][1] if metrics else 0.0,
             has_retrieval=bool(linked.columns),
-            missing_context=not linked.columns and not metrics,
+            # The user's own SQL is grounded by the catalog check, not by its words.
+            missing_context=not linked.columns and not metrics and not looks_like_sql(question),
             notes=match.notes,
         )
 

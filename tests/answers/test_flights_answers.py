@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from zlens_jupyter.engine import Route, RunStatus, TrustState
@@ -273,3 +275,31 @@ def test_lexical_hints_match_real_duckdb_messages(truth):
         with pytest.raises(Exception) as caught:
             truth.execute(sql)
         assert lexical_hint(str(caught.value)) == hint
+
+
+def test_stop_interrupts_a_running_query(nyc_session):
+    import threading
+
+    from zlens_jupyter.engine import CancelToken, StopReason
+
+    token = CancelToken()
+    started = threading.Event()
+
+    def watch(event):
+        if event.type.value == "tool.called":
+            started.set()
+
+    def stop_soon():
+        if started.wait(30):
+            time.sleep(0.3)
+            token.cancel()
+
+    stopper = threading.Thread(target=stop_soon)
+    stopper.start()
+    # Minutes of work for DuckDB; Stop must interrupt the statement itself, not wait for it.
+    run = nyc_session.ask("SELECT count(*) FROM range(100000000000) AS a", on_event=watch,
+                          cancel=token, deadline_s=600)
+    stopper.join(5)
+    assert run.status is RunStatus.CANCELLED
+    assert run.stop_reason is StopReason.USER_CANCELLED
+    assert run.result is None

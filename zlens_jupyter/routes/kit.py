@@ -127,7 +127,11 @@ class RouteKit:
         timeout = max(0.5, min(self.statement_timeout_s, ctx.deadline_s))
         try:
             preview = self.warehouse.preview(
-                sql, params=params, limit=self.preview_limit, timeout_s=timeout
+                sql,
+                params=params,
+                limit=self.preview_limit,
+                timeout_s=timeout,
+                should_stop=lambda: ctx.cancel_token.cancelled,
             )
         except QueryTimeout as exc:
             facts["error"] = str(exc)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -68,7 +68,9 @@ def _explain_open_failure(path: Path, error: duckdb.Error) -> ConfigError:
 
 @contextmanager
 def bounded_cursor(
-    connection: duckdb.DuckDBPyConnection, timeout_s: float
+    connection: duckdb.DuckDBPyConnection,
+    timeout_s: float,
+    should_stop: Callable[[], bool] | None = None,
 ) -> Iterator[tuple[duckdb.DuckDBPyConnection, Deadline]]:
     """A fresh cursor (its own DuckDB connection to the same database) under a deadline.
 
@@ -77,7 +79,7 @@ def bounded_cursor(
     """
     cursor = connection.cursor()
     try:
-        with Deadline(cursor, timeout_s) as deadline:
+        with Deadline(cursor, timeout_s, should_stop) as deadline:
             yield cursor, deadline
     finally:
         cursor.close()

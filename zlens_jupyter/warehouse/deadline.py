@@ -12,6 +12,7 @@ import heapq
 import itertools
 import threading
 import time
+from collections.abc import Callable
 
 import duckdb
 
@@ -20,9 +21,16 @@ class Deadline:
     """Interrupts `cursor` `seconds` after entering; `expired` tells our timeout apart from
     any other interrupt. Leaving the block disarms it for good."""
 
-    def __init__(self, cursor: duckdb.DuckDBPyConnection, seconds: float) -> None:
+    def __init__(
+        self,
+        cursor: duckdb.DuckDBPyConnection,
+        seconds: float,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> None:
         self.seconds = seconds
         self.cursor = cursor
+        # Polled by the watchdog: a Stop click (a cancel token) interrupts the statement too.
+        self.should_stop = should_stop
         self.due = 0.0
         self.expired = False
         self.disarmed = False
@@ -34,6 +42,9 @@ class Deadline:
 
     def __exit__(self, *exc_info: object) -> None:
         _WATCHDOG.disarm(self)
+
+
+STOP_POLL_S = 0.1  # how often a running statement checks for Stop
 
 
 class _Watchdog:
@@ -69,12 +80,27 @@ class _Watchdog:
                 if not self._queue:
                     self._wakeup.wait()
                     continue
+                self._stop_requested()
                 wait = self._queue[0][0] - time.monotonic()
                 if wait > 0:
-                    self._wakeup.wait(wait)
+                    polled = any(d.should_stop for _, _, d in self._queue if not d.disarmed)
+                    self._wakeup.wait(min(wait, STOP_POLL_S) if polled else wait)
                     continue
                 _, _, deadline = heapq.heappop(self._queue)
                 deadline.expired = True
+                deadline.cursor.interrupt()
+
+    def _stop_requested(self) -> None:
+        """Interrupt every armed statement whose run was stopped (called under the lock)."""
+        for _, _, deadline in self._queue:
+            if deadline.disarmed or deadline.should_stop is None:
+                continue
+            try:
+                stop = deadline.should_stop()
+            except Exception:  # a broken predicate must not kill the watchdog
+                stop = False
+            if stop:
+                deadline.disarmed = True
                 deadline.cursor.interrupt()
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 import duckdb
@@ -45,6 +46,7 @@ def run_preview(
     params: Params = None,
     limit: int = 1000,
     timeout_s: float = 30.0,
+    should_stop: Callable[[], bool] | None = None,
 ) -> Preview:
     """Run an already-guarded `statement`; parameters are bound by DuckDB, never pasted in.
 
@@ -54,7 +56,7 @@ def run_preview(
         raise ValueError("limit must be >= 0")
     wrapped = wrap_with_limit(statement, limit)
     started = time.perf_counter()
-    with bounded_cursor(connection, timeout_s) as (cursor, deadline):
+    with bounded_cursor(connection, timeout_s, should_stop) as (cursor, deadline):
         try:
             # Belt and braces: the wrapped text must still be one query (nothing escaped the
             # parentheses), whatever the statement contained.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -250,16 +250,29 @@ class Warehouse:
         return validate_identifiers(sql, self.catalog())
 
     def preview(
-        self, sql: str, *, params: Params = None, limit: int = 1000, timeout_s: float = 30.0
+        self,
+        sql: str,
+        *,
+        params: Params = None,
+        limit: int = 1000,
+        timeout_s: float = 30.0,
+        should_stop: Callable[[], bool] | None = None,
     ) -> Preview:
         """Guard, then run `sql` bounded by `limit` rows and `timeout_s` seconds.
 
         Raises GuardrailViolation (never runs), QueryTimeout, or QueryError with DuckDB's
         own message. Parameters ($name with a dict, ? with a list) are bound by DuckDB.
+        `should_stop` (e.g. a cancel token's state) interrupts the statement when it turns
+        true; that surfaces as KeyboardInterrupt, the loop's cancel path.
         """
         statement = self.guard(sql)
         return run_preview(
-            self.connection, statement, params=params, limit=limit, timeout_s=timeout_s
+            self.connection,
+            statement,
+            params=params,
+            limit=limit,
+            timeout_s=timeout_s,
+            should_stop=should_stop,
         )
 
 
