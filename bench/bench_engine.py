@@ -88,8 +88,11 @@ def main() -> None:
     for _ in range(args.runs):
         steps += len(engine.run("How many flights?").steps)
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
-    print(f"without tracemalloc: per step wall={elapsed * 1000 / steps:.3f} ms "
-          f"cpu={cpu * 1000 / steps:.3f} ms (target <= 0.2 ms)")
+    print(
+        f"without tracemalloc: per step wall={elapsed * 1000 / steps:.3f} ms "
+        f"cpu={cpu * 1000 / steps:.3f} ms (target <= 0.2 ms)"
+    )
+
 
 if __name__ == "__main__":
     main()

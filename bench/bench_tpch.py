@@ -118,16 +118,30 @@ def time_certified(db: Path, project: Path, repeat: int) -> None:
 
     (project / "blocks").mkdir(parents=True, exist_ok=True)
     (project / "blocks" / "q5.dql").write_text(BLOCK)
-    outputs = ["l_returnflag", "l_linestatus", "sum_qty", "sum_base_price", "sum_disc_price",
-               "sum_charge", "avg_qty", "avg_price", "avg_disc", "count_order"]
+    outputs = [
+        "l_returnflag",
+        "l_linestatus",
+        "sum_qty",
+        "sum_base_price",
+        "sum_disc_price",
+        "sum_charge",
+        "avg_qty",
+        "avg_price",
+        "avg_disc",
+        "count_order",
+    ]
     (project / "blocks" / "q1.dql").write_text(
-        block_source("Pricing summary report", Q1_SQL, "returnflag, linestatus", outputs, 4))
+        block_source("Pricing summary report", Q1_SQL, "returnflag, linestatus", outputs, 4)
+    )
     session = Session(db, project, persist=False)
     raw = duckdb.connect(str(db), read_only=True)
     for label, question, sql in (
         ("Q1 pricing summary (full lineitem scan)", "pricing summary report", Q1_SQL),
-        ("Q5 local supplier revenue (selective join)", "local supplier revenue by nation",
-         BLOCK_SQL),
+        (
+            "Q5 local supplier revenue (selective join)",
+            "local supplier revenue by nation",
+            BLOCK_SQL,
+        ),
     ):
         compare(session, raw, label, question, sql, repeat)
 
@@ -149,9 +163,11 @@ def compare(session: Any, raw: Any, label: str, question: str, sql: str, repeat:
         raw.execute(sql).fetchall()
         raw_s.append(time.perf_counter() - t)
     z, r = statistics.median(zlens_s), statistics.median(raw_s)
-    print(f"(a) {label}: certified answer median {z * 1000:.1f} ms; raw DuckDB "
-          f"{r * 1000:.1f} ms; ratio {z / r:.3f}; overhead {(z - r) * 1000:.1f} ms "
-          "(target ratio <= 1.10)")
+    print(
+        f"(a) {label}: certified answer median {z * 1000:.1f} ms; raw DuckDB "
+        f"{r * 1000:.1f} ms; ratio {z / r:.3f}; overhead {(z - r) * 1000:.1f} ms "
+        "(target ratio <= 1.10)"
+    )
 
 
 PREVIEW_CHILD = """

@@ -251,15 +251,25 @@ def test_misspelled_function_is_repaired_from_duckdbs_did_you_mean(nyc_session):
     assert "avgg" not in (run.answer or "")  # recovery prose stays in the trace
 
 
-@pytest.mark.parametrize(("error", "hint"), [
-    ('Catalog Error: Scalar Function with name avgg does not exist!\nDid you mean "avg"?',
-     "replace avgg with avg"),
-    ('Binder Error: Referenced column "dep_dely" not found in FROM clause!\n'
-     'Candidate bindings: "dep_delay"', "replace dep_dely with dep_delay"),
-    ('Catalog Error: Table with name flightz does not exist!\nDid you mean "flights"?',
-     "replace flightz with flights"),
-    ("Parser Error: syntax error at or near \"FORM\"", None),
-])
+@pytest.mark.parametrize(
+    ("error", "hint"),
+    [
+        (
+            'Catalog Error: Scalar Function with name avgg does not exist!\nDid you mean "avg"?',
+            "replace avgg with avg",
+        ),
+        (
+            'Binder Error: Referenced column "dep_dely" not found in FROM clause!\n'
+            'Candidate bindings: "dep_delay"',
+            "replace dep_dely with dep_delay",
+        ),
+        (
+            'Catalog Error: Table with name flightz does not exist!\nDid you mean "flights"?',
+            "replace flightz with flights",
+        ),
+        ('Parser Error: syntax error at or near "FORM"', None),
+    ],
+)
 def test_lexical_hint_reads_duckdbs_own_errors(error, hint):
     from zlens_jupyter.gates import lexical_hint
 
@@ -269,9 +279,11 @@ def test_lexical_hint_reads_duckdbs_own_errors(error, hint):
 def test_lexical_hints_match_real_duckdb_messages(truth):
     from zlens_jupyter.gates import lexical_hint
 
-    for sql, hint in [("SELECT avgg(dep_delay) FROM flights", "replace avgg with avg"),
-                      ("SELECT dep_dely FROM flights", "replace dep_dely with dep_delay"),
-                      ("SELECT * FROM flightz", "replace flightz with flights")]:
+    for sql, hint in [
+        ("SELECT avgg(dep_delay) FROM flights", "replace avgg with avg"),
+        ("SELECT dep_dely FROM flights", "replace dep_dely with dep_delay"),
+        ("SELECT * FROM flightz", "replace flightz with flights"),
+    ]:
         with pytest.raises(Exception) as caught:
             truth.execute(sql)
         assert lexical_hint(str(caught.value)) == hint
@@ -297,8 +309,12 @@ def test_stop_interrupts_a_running_query(nyc_session):
     stopper = threading.Thread(target=stop_soon)
     stopper.start()
     # Minutes of work for DuckDB; Stop must interrupt the statement itself, not wait for it.
-    run = nyc_session.ask("SELECT count(*) FROM range(100000000000) AS a", on_event=watch,
-                          cancel=token, deadline_s=600)
+    run = nyc_session.ask(
+        "SELECT count(*) FROM range(100000000000) AS a",
+        on_event=watch,
+        cancel=token,
+        deadline_s=600,
+    )
     stopper.join(5)
     assert run.status is RunStatus.CANCELLED
     assert run.stop_reason is StopReason.USER_CANCELLED

@@ -127,8 +127,9 @@ def test_certify_then_the_same_question_is_answered_from_the_block(nb, cache):
     assert 'status = "certified"' in saved and "reviewer@example.com" in saved
     after, out = nb.run("%zlens --no-panel What are units sold by category?")
     assert after.route.value == "certified_answer" and after.trust_state.value == "certified"
-    assert 'Trust: certified — certified block "Units sold by category"' in (
-        nb.answer(out).data["text/plain"]
+    assert (
+        'Trust: certified — certified block "Units sold by category"'
+        in (nb.answer(out).data["text/plain"])
     )
     # Saving the reviewed source again (--force) and certifying again works: re-runnable.
     nb.run("%%dql --save --force\n" + UNITS_BLOCK)

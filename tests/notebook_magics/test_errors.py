@@ -56,7 +56,7 @@ def test_hostile_sql_leaves_the_database_untouched(nb):
 def test_a_failed_certification_lists_every_problem_without_a_traceback(nb):
     nb.run(
         '%%dql --save\nblock "Ownerless" {\n  domain = "sales"\n  query = """\n'
-        "    SELECT segment, COUNT(*) AS n FROM customers GROUP BY 1\n  \"\"\"\n}\n"
+        '    SELECT segment, COUNT(*) AS n FROM customers GROUP BY 1\n  """\n}\n'
     )
     _, out = nb.run('%zlens certify "Ownerless"')
     assert out.stderr.startswith("zlens: Cannot certify 'Ownerless':")

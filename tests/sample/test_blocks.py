@@ -25,7 +25,8 @@ def test_every_file_parses_and_statuses_are_as_shipped() -> None:
     assert len(statuses) >= 5
     assert {n for n, s in statuses.items() if s is BlockStatus.CERTIFIED} == CERTIFIED
     assert {s for n, s in statuses.items() if n not in CERTIFIED} <= {
-        BlockStatus.DRAFT, BlockStatus.REVIEW,
+        BlockStatus.DRAFT,
+        BlockStatus.REVIEW,
     }
     assert BlockStatus.REVIEW in statuses.values() and BlockStatus.DRAFT in statuses.values()
     assert [d.name for d in lib.domains] == ["sales"]

@@ -78,11 +78,18 @@ def test_value_domains(shop: duckdb.DuckDBPyConnection) -> None:
         return {row[0] for row in shop.execute(sql).fetchall()}
 
     assert values("SELECT DISTINCT segment FROM customers") == {
-        "Consumer", "Corporate", "Enterprise", "Small Business",
+        "Consumer",
+        "Corporate",
+        "Enterprise",
+        "Small Business",
     }
     assert values("SELECT DISTINCT region FROM customers") == {"North", "South", "East", "West"}
     assert values("SELECT DISTINCT category FROM products") == {
-        "Electronics", "Furniture", "Office Supplies", "Apparel", "Books",
+        "Electronics",
+        "Furniture",
+        "Office Supplies",
+        "Apparel",
+        "Books",
     }
     assert values("SELECT DISTINCT status FROM orders") == {"completed", "returned", "cancelled"}
     assert values("SELECT DISTINCT channel FROM orders") == {"web", "store", "partner"}
@@ -91,9 +98,7 @@ def test_value_domains(shop: duckdb.DuckDBPyConnection) -> None:
     assert shop.execute("SELECT count(DISTINCT name) = count(*) FROM products").fetchone() == (
         True,
     )
-    assert shop.execute(
-        "SELECT bool_and(cost < unit_price) FROM products"
-    ).fetchone() == (True,)
+    assert shop.execute("SELECT bool_and(cost < unit_price) FROM products").fetchone() == (True,)
 
 
 def test_referential_integrity(shop: duckdb.DuckDBPyConnection) -> None:
@@ -166,8 +171,11 @@ def test_concurrent_first_use_builds_one_good_file(tmp_path: Path, sample_db_pat
     env = {**os.environ, "ZLENS_CACHE_DIR": str(cache)}
     children = [
         subprocess.Popen(
-            [sys.executable, "-c", BUILD_IN_CHILD], env=env, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True,
+            [sys.executable, "-c", BUILD_IN_CHILD],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for _ in range(2)
     ]

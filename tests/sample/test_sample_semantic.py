@@ -27,8 +27,16 @@ def test_expected_vocabulary(model: SemanticModel) -> None:
     assert {"revenue", "orders", "customers", "average_order_value", "units_sold"} <= {
         m.name for m in model.metrics
     }
-    assert {"segment", "region", "category", "subcategory", "channel", "status",
-            "product_name", "order_date"} <= {d.name for d in model.dimensions}
+    assert {
+        "segment",
+        "region",
+        "category",
+        "subcategory",
+        "channel",
+        "status",
+        "product_name",
+        "order_date",
+    } <= {d.name for d in model.dimensions}
     assert {m.type for m in model.metrics} >= {"sum", "count", "count_distinct", "avg", "max"}
     assert model.time is not None and model.time.column == "orders.order_date"
 
@@ -37,9 +45,7 @@ def test_every_metric_runs_on_its_table(
     model: SemanticModel, shop: duckdb.DuckDBPyConnection
 ) -> None:
     for metric in model.metrics:
-        (value,) = shop.execute(
-            f"SELECT {model.metric_sql(metric)} FROM {metric.table}"
-        ).fetchone()  # type: ignore[misc]
+        (value,) = shop.execute(f"SELECT {model.metric_sql(metric)} FROM {metric.table}").fetchone()  # type: ignore[misc]
         assert value is not None and value > 0, metric.name
 
 
@@ -134,8 +140,8 @@ def test_metric_reference_in_a_dql_block_compiles_through_the_model(
         'block "Units by category" {\n'
         '  query = """\n'
         '    SELECT p.category, @metric("units sold") AS units_sold\n'
-        '    FROM order_items JOIN products AS p USING (product_id)\n'
-        '    GROUP BY 1\n'
+        "    FROM order_items JOIN products AS p USING (product_id)\n"
+        "    GROUP BY 1\n"
         '  """\n'
         "}\n"
     )

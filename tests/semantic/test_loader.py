@@ -35,10 +35,16 @@ def test_valid_file_loads_every_field(shop_project: Path) -> None:
     )
     assert revenue.source == "semantic/shop.yml"
     assert [m.name for m in model.metrics] == [
-        "revenue", "orders", "customers", "average_order_value",
+        "revenue",
+        "orders",
+        "customers",
+        "average_order_value",
     ]
     assert model.dimensions[1] == Dimension(
-        name="category", sql="category", table="products", type="string",
+        name="category",
+        sql="category",
+        table="products",
+        type="string",
         synonyms=("product line",),
     )
     assert model.relationships[0] == Relationship("order_items", "order_id", "orders", "order_id")
@@ -92,7 +98,11 @@ def test_two_files_merge_in_name_order(write_semantic: WriteSemantic) -> None:
         Relationship("order_items", "product_id", "products", "product_id"),
     )
     assert model.time is not None and model.time.grains == (
-        "day", "week", "month", "quarter", "year",
+        "day",
+        "week",
+        "month",
+        "quarter",
+        "year",
     )
 
 
@@ -108,8 +118,7 @@ def test_same_metric_in_two_files_names_both(write_semantic: WriteSemantic) -> N
     with pytest.raises(UserError) as caught:
         load_semantic(project)
     assert str(caught.value) == (
-        "semantic/b.yml: metric 'revenue' is already defined in semantic/a.yml; "
-        "rename one of them"
+        "semantic/b.yml: metric 'revenue' is already defined in semantic/a.yml; rename one of them"
     )
 
 
@@ -117,8 +126,11 @@ def test_two_time_hierarchies_conflict(write_semantic: WriteSemantic) -> None:
     project = write_semantic(
         {"a.yml": "time: {column: orders.order_date}", "b.yml": "time: {column: orders.ship_date}"}
     )
-    with pytest.raises(UserError, match=r"semantic/b\.yml: time is already defined in "
-                                        r"semantic/a\.yml"):
+    with pytest.raises(
+        UserError,
+        match=r"semantic/b\.yml: time is already defined in "
+        r"semantic/a\.yml",
+    ):
         load_semantic(project)
 
 

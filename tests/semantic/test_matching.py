@@ -16,8 +16,24 @@ from zlens_jupyter.semantic.matching import singular, tokenize
 from .conftest import SHOP_YML
 
 VOCABULARY = [
-    "order", "orders", "value", "average", "revenue", "by", "customer", "segment", "date",
-    "product", "line", "sales", "number", "of", "buyers", "aov", "Order_Date", "the",
+    "order",
+    "orders",
+    "value",
+    "average",
+    "revenue",
+    "by",
+    "customer",
+    "segment",
+    "date",
+    "product",
+    "line",
+    "sales",
+    "number",
+    "of",
+    "buyers",
+    "aov",
+    "Order_Date",
+    "the",
 ]
 
 
@@ -81,7 +97,9 @@ def test_longer_phrase_hides_the_words_inside_it(model: SemanticModel) -> None:
 
 def test_several_mentions_ordered_by_score_then_position(model: SemanticModel) -> None:
     assert [m.name for m, _ in model.match_metrics("buyers and revenue and orders")] == [
-        "revenue", "orders", "customers",  # 1.0, 1.0 (earlier first), then the 0.9 synonym
+        "revenue",
+        "orders",
+        "customers",  # 1.0, 1.0 (earlier first), then the 0.9 synonym
     ]
 
 
@@ -92,9 +110,18 @@ def test_partial_match_scores_below_half(model: SemanticModel) -> None:
 
 
 def test_singular_rules() -> None:
-    assert [singular(w) for w in ["categories", "boxes", "classes", "orders", "status",
-                                  "analysis", "news", "gmv"]] == [
-        "category", "box", "class", "order", "status", "analysis", "news", "gmv",
+    assert [
+        singular(w)
+        for w in ["categories", "boxes", "classes", "orders", "status", "analysis", "news", "gmv"]
+    ] == [
+        "category",
+        "box",
+        "class",
+        "order",
+        "status",
+        "analysis",
+        "news",
+        "gmv",
     ]
     assert tokenize("Customer's order_dates, 2025!") == ["customer", "order", "date", "2025"]
 

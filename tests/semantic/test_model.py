@@ -13,8 +13,11 @@ from zlens_jupyter.semantic import METRIC_TYPES, Metric, Relationship, SemanticM
 @pytest.mark.parametrize(
     ("metric_type", "sql", "expected"),
     [
-        ("sum", "quantity * unit_price * (1 - discount)",
-         "SUM(quantity * unit_price * (1 - discount))"),
+        (
+            "sum",
+            "quantity * unit_price * (1 - discount)",
+            "SUM(quantity * unit_price * (1 - discount))",
+        ),
         ("avg", "amount", "AVG(amount)"),
         ("count", "order_id", "COUNT(order_id)"),
         ("count", "", "COUNT(*)"),
@@ -79,9 +82,7 @@ def test_time_column_for_metric(shop_project: Path) -> None:
     assert model.time_column_for("customers") == "orders.order_date"  # from the hierarchy
     lonely = SemanticModel([Metric("visits", "count", "", "web_visits", time_column="day")])
     assert lonely.time_column_for("visits") == "web_visits.day"
-    unjoined = SemanticModel(
-        [Metric("stock", "sum", "units", "inventory")], time=model.time
-    )
+    unjoined = SemanticModel([Metric("stock", "sum", "units", "inventory")], time=model.time)
     assert unjoined.time_column_for("stock") is None
 
 

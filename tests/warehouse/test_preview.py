@@ -36,8 +36,9 @@ def test_the_wrapper_asks_duckdb_for_one_row_more_than_the_limit(nyc: Warehouse)
 
 
 def test_order_and_aggregates_survive_the_wrapper(nyc: Warehouse) -> None:
-    preview = nyc.preview("SELECT origin, count(*) AS n FROM flights GROUP BY origin "
-                          "ORDER BY n DESC -- busiest first")
+    preview = nyc.preview(
+        "SELECT origin, count(*) AS n FROM flights GROUP BY origin ORDER BY n DESC -- busiest first"
+    )
     assert [r[0] for r in preview.rows] == ["EWR", "JFK", "LGA"]
     assert sum(r[1] for r in preview.rows) == FLIGHT_ROWS
     assert not preview.truncated
@@ -52,12 +53,14 @@ def test_benign_corpus_runs(nyc: Warehouse) -> None:
 
 
 def test_parameters_are_bound_not_pasted(nyc: Warehouse) -> None:
-    named = nyc.preview("SELECT count(*) FROM flights WHERE origin = $origin",
-                        params={"origin": "JFK"})
+    named = nyc.preview(
+        "SELECT count(*) FROM flights WHERE origin = $origin", params={"origin": "JFK"}
+    )
     positional = nyc.preview("SELECT count(*) FROM flights WHERE origin = ?", params=["JFK"])
     assert named.rows == positional.rows and named.rows[0][0] > 100_000
-    injected = nyc.preview("SELECT count(*) FROM flights WHERE origin = ?",
-                           params=["JFK' OR '1'='1"])
+    injected = nyc.preview(
+        "SELECT count(*) FROM flights WHERE origin = ?", params=["JFK' OR '1'='1"]
+    )
     assert injected.rows == [(0,)]
 
 
@@ -182,14 +185,16 @@ def test_deadlines_are_per_query_across_threads() -> None:
 
     def slow() -> None:
         try:
-            warehouse.preview("SELECT count(*) FROM range(10000000000) a, range(10) b",
-                              timeout_s=0.3)
+            warehouse.preview(
+                "SELECT count(*) FROM range(10000000000) a, range(10) b", timeout_s=0.3
+            )
         except QueryTimeout as error:
             outcomes["slow"] = error
 
     def quick() -> None:
-        outcomes["quick"] = warehouse.preview("SELECT sum(range) FROM range(1000)",
-                                              timeout_s=60).rows
+        outcomes["quick"] = warehouse.preview(
+            "SELECT sum(range) FROM range(1000)", timeout_s=60
+        ).rows
 
     threads = [threading.Thread(target=slow), threading.Thread(target=quick)]
     for thread in threads:

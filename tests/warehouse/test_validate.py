@@ -23,8 +23,10 @@ def test_unknown_table_names_the_nearest_tables(nyc: Warehouse) -> None:
 
 
 def test_qualified_columns_through_aliases(nyc: Warehouse) -> None:
-    sql = ("SELECT f.carrier, a.nam FROM flights f JOIN airlines a ON a.carrier = f.carrier "
-           "WHERE f.dep_delay > 0")
+    sql = (
+        "SELECT f.carrier, a.nam FROM flights f JOIN airlines a ON a.carrier = f.carrier "
+        "WHERE f.dep_delay > 0"
+    )
     problems = nyc.validate(sql)
     assert [(p.kind, p.name) for p in problems] == [("column", "a.nam")]
     assert problems[0].nearest[0] == "name"

@@ -254,6 +254,7 @@ def _parser_connection() -> duckdb.DuckDBPyConnection:
 
 
 def _single_select(sql: str) -> str:
+    _require_valid_unicode(sql)
     with _parser_lock:
         try:
             statements = _parser_connection().extract_statements(sql)
@@ -272,6 +273,18 @@ def _single_select(sql: str) -> str:
             "select-only", f"{kind.name} statements are not allowed; only SELECT/WITH queries"
         )
     return _strip_outer_noise(sql, tokens)
+
+
+def _require_valid_unicode(sql: str) -> None:
+    """DuckDB takes UTF-8; a lone surrogate (e.g. from a badly decoded file) cannot be
+    encoded, and the binding would fail with a TypeError that says nothing useful."""
+    try:
+        sql.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise QueryError(
+            f"the SQL text has a character that is not valid Unicode at position {error.start}"
+            f" ({sql[error.start]!r}); remove it or re-decode the text as UTF-8"
+        ) from None
 
 
 def _strip_outer_noise(sql: str, tokens: list[tuple[int, Any]]) -> str:
