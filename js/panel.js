@@ -365,6 +365,10 @@ function createView(model, el, store) {
   }
 
   function appendLog(ev) {
+    if (ev.type === 'answer.retracted') {
+      // The streamed words were refused by a gate: strike them through, keep them visible.
+      logList.querySelectorAll('.zl-log-answer-delta').forEach(li => li.classList.add('zl-withdrawn'));
+    }
     logList.append(logLine(ev));
     if (logList.childElementCount > MAX_LOG) {
       logList.firstElementChild.remove();

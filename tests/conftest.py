@@ -1,9 +1,21 @@
 """Every test is offline unless it configures a model itself (tests/models and tests/llm pass
-an explicit loopback endpoint): a developer's own OPENAI_* variables must not leak in."""
+an explicit loopback endpoint): a developer's own OPENAI_* variables must not leak in.
+
+Hypothesis: CI (`HYPOTHESIS_PROFILE=ci`, set by .ci/run) replays the same examples every
+time, so a landing is never decided by a lucky or unlucky draw; a developer's run explores
+fresh examples (the default profile) and is where new counter-examples are found.
+"""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("explore", max_examples=2000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 MODEL_VARIABLES = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ZLENS_MODEL")
 

@@ -74,6 +74,10 @@ def three_step_executor(delay: float):  # type: ignore[no-untyped-def]
     def executor(ctx: StepContext) -> StepOutcome:
         time.sleep(delay)
         if ctx.route is Route.GENERATED_ANSWER:
+            # A narration streams, then a check refuses it: the panel must strike it through.
+            for word in ("Revenue ", "is ", "4,000."):
+                ctx.answer_delta(word)
+            ctx.answer_retracted("it stated 4000, not in the result")
             return StepOutcome(
                 answer="4,000",
                 sql="SELECT 4000",

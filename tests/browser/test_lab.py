@@ -6,7 +6,8 @@ import base64
 import re
 import time
 
-# Records, every 25 ms, the orb state, the tracker phase and the prompt of the running cell.
+# Records, every 25 ms, the orb state, the tracker phase, the prompt of the running cell and
+# how many streamed log lines are struck through as withdrawn.
 WATCH = """index => {
   window.__zlens_seen = [];
   const read = () => {
@@ -14,7 +15,8 @@ WATCH = """index => {
     const orb = cell && cell.querySelector('.zl-orb');
     const phase = cell && cell.querySelector('.zl-phase.zl-current');
     const prompt = cell ? cell.querySelector('.jp-InputPrompt').textContent.trim() : '';
-    return [orb ? orb.dataset.state : null, phase ? phase.dataset.phase : null, prompt];
+    const withdrawn = cell ? cell.querySelectorAll('.zl-log-answer-delta.zl-withdrawn').length : 0;
+    return [orb ? orb.dataset.state : null, phase ? phase.dataset.phase : null, prompt, withdrawn];
   };
   let last = '';
   window.__zlens_timer = setInterval(() => {
@@ -39,7 +41,8 @@ def test_panel_shows_the_loop_live_while_the_cell_runs(lab_page):
     seen = nb.page.evaluate(
         "() => { clearInterval(window.__zlens_timer); return window.__zlens_seen; }"
     )
-    while_running = [(orb, phase) for orb, phase, p in seen if "*" in p and orb]
+    while_running = [(orb, phase) for orb, phase, p, _ in seen if "*" in p and orb]
+    assert max(withdrawn for *_, withdrawn in seen) == 3, seen  # the refused stream, struck
     orbs = {orb for orb, _ in while_running}
     phases = {phase for _, phase in while_running}
     assert {"planning", "working", "verifying"} <= orbs, seen
@@ -169,7 +172,9 @@ def test_a_reloaded_page_asks_the_live_kernel_to_replay_the_events(lab_page):
     panel.locator(".zl-step").nth(2).wait_for()
     assert panel.locator(".zl-step").count() == 3
     assert panel.locator(".zl-trust").get_attribute("data-trust") == "review_required"
-    assert panel.locator(".zl-log summary").inner_text() == "Event log (31)"
+    # 31 loop events, 3 streamed words and their withdrawal, which the replay strikes again.
+    assert panel.locator(".zl-log summary").inner_text() == "Event log (35)"
+    assert panel.locator(".zl-log-answer-delta.zl-withdrawn").count() == 3
     nb.shot("replayed")
 
 

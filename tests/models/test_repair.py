@@ -20,7 +20,7 @@ from model_scripts import (
     user_text,
 )
 
-from zlens_jupyter.engine import RunStatus, StepStatus, TrustState
+from zlens_jupyter.engine import Event, RunStatus, StepStatus, TrustState
 from zlens_jupyter.session import Session
 
 MakeSession = Callable[..., Session]
@@ -101,9 +101,16 @@ def test_a_sentence_with_a_number_not_in_the_result_is_replaced(
         one_step(),
         *answer(sentence="Web took 41,000 orders in 2025, up 12% on 2024."),
     )
-    run = make_session().ask(QUESTION)
+    seen: list[Event] = []
+    run = make_session().ask(QUESTION, on_event=seen.append)
     best = run.steps[0].best
     assert best is not None
+    # The refused words were already streamed; the stream and the record both withdraw them.
+    kinds = [e.type.value for e in seen]
+    streamed = max(i for i, kind in enumerate(kinds) if kind == "answer.delta")
+    assert kinds.index("answer.retracted") > streamed
+    retracted = [e for e in run.events if e.type.value == "answer.retracted"]
+    assert len(retracted) == 1 and "41000" in retracted[0].message
     assert best.provenance["narration"]["source"] == "deterministic"
     assert "41000" in best.provenance["narration"]["reason"]
     assert "41,000" not in (run.answer or "")

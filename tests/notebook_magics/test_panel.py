@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import duckdb
+from typing import Any
+
 import pytest
 
 import zlens_jupyter
+from zlens_jupyter.engine import AgentRun
 from zlens_jupyter.errors import ZLensError
 from zlens_jupyter.notebook.interactive import MODES, AskPanel, panel
 from zlens_jupyter.notebook.widget import RunPanel
@@ -186,12 +188,27 @@ def test_the_panel_reads_as_one_line_without_widgets(nb):
     assert repr(ask) == "<ZLens ask panel: 0 run(s) this session>"
 
 
+class SessionWithABug(Session):
+    """A real session with one fault injected: whatever `ask` raises is not a ZLensError."""
+
+    def ask(self, question: str, **options: Any) -> AgentRun:
+        raise ZeroDivisionError("division by zero")
+
+
 def test_a_bug_is_shown_in_the_output_and_still_raised(nb):
-    session = Session("sample")
-    session.close()  # a closed connection: DuckDB raises its own error, not a ZLensError
-    ask = panel(session=session, question="What is revenue by region?")
-    with pytest.raises(duckdb.ConnectionException):
+    ask = panel(session=SessionWithABug("sample"), question="What is revenue by region?")
+    with pytest.raises(ZeroDivisionError):
         ask.ask()
     [output] = ask.output.outputs
-    assert output["text"].startswith("zlens: internal error, please report it: ConnectionExc")
+    assert output["text"].startswith("zlens: internal error, please report it: ZeroDivision")
+    assert not ask.ask_button.disabled
+
+
+def test_a_closed_session_is_one_clear_error_in_the_panel(nb):
+    session = Session("sample")
+    session.close()
+    ask = panel(session=session, question="What is revenue by region?")
+    ask.ask()
+    [output] = ask.output.outputs
+    assert output["text"].startswith("zlens: this database connection is closed; connect again")
     assert not ask.ask_button.disabled

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -184,6 +186,39 @@ def test_catalog_is_cached_and_refreshed_on_schema_change(tmp_path: Path) -> Non
     con.close()
 
 
+WRITER = """
+import sys, duckdb
+try:
+    duckdb.connect(sys.argv[1]).execute("ALTER TABLE sales ADD COLUMN channel VARCHAR")
+except duckdb.Error as error:
+    print("refused:", error)
+"""
+
+
+def test_a_file_opened_read_only_keeps_its_schema_and_keeps_writers_out(tmp_path: Path) -> None:
+    # The warehouse reads an owned read-only file's schema once; that is only sound because
+    # no writer can get in while we hold the file. Check that premise against real DuckDB.
+    path = tmp_path / "shop.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.execute("CREATE TABLE sales (region VARCHAR, amount DOUBLE)")
+    warehouse = Warehouse.connect(path)
+    assert warehouse.schema_is_fixed
+    first = warehouse.catalog()
+    writer = subprocess.run(
+        [sys.executable, "-c", WRITER, str(path)], capture_output=True, text=True, check=True
+    )
+    assert writer.stdout.startswith("refused:") and "lock" in writer.stdout.lower()
+    assert warehouse.catalog() is first
+    warehouse.close()
+
+    # Read-write files and the caller's own connections can change: they are re-checked.
+    writable = Warehouse.connect(path, read_only=False)
+    assert not writable.schema_is_fixed
+    writable.close()
+    with duckdb.connect(str(path)) as con:
+        assert not Warehouse.connect(con).schema_is_fixed
+
+
 def test_temp_tables_and_other_schemas_are_not_in_the_catalog() -> None:
     con = duckdb.connect()
     con.execute(
@@ -217,3 +252,20 @@ def test_big_tables_are_profiled_on_a_sample_but_counted_exactly() -> None:
     assert table.row_count == 1_500_000
     assert col(table, "channel").distinct_values == ("app", "store", "web")
     assert col(table, "token").distinct_values == ()
+
+
+def test_a_closed_connection_is_one_clear_error_whoever_closed_it(tmp_path: Path) -> None:
+    path = tmp_path / "shop.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.execute("CREATE TABLE sales (region VARCHAR, amount DOUBLE)")
+    ours = Warehouse.connect(path)
+    ours.catalog()
+    ours.close()
+    theirs_connection = duckdb.connect(str(path), read_only=True)
+    theirs = Warehouse.connect(theirs_connection)
+    theirs.catalog()
+    theirs_connection.close()  # the caller closed their own connection under us
+    for warehouse in (ours, theirs):
+        for use in (warehouse.catalog, lambda w=warehouse: w.preview("SELECT 1")):
+            with pytest.raises(ConfigError, match="connection is closed; connect again"):
+                use()

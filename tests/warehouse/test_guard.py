@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import duckdb
@@ -175,9 +176,35 @@ def test_anything_accepted_is_a_single_select(sql: str) -> None:
     con = duckdb.connect()
     for text in (sql, statement):
         assert [s.type for s in con.extract_statements(text)] == [duckdb.StatementType.SELECT]
-    # Every quote in the fragments is balanced, so these calls can only be real calls.
-    for call in ("read_csv(", "getenv(", "query(", "glob("):
-        assert call not in statement
+    # No dangerous function is called anywhere in DuckDB's own tree of the statement. (Text
+    # search is no oracle: in `FROM flights query('x')`, `query` is an alias, not a call.)
+    assert not called_functions(con, statement) & {"read_csv", "getenv", "query", "glob"}
+
+
+def called_functions(con: duckdb.DuckDBPyConnection, statement: str) -> set[str]:
+    """Every function name in DuckDB's serialized parse tree of `statement`."""
+    (tree,) = con.execute("SELECT json_serialize_sql(?)", [statement]).fetchone()  # type: ignore[misc]
+    names: set[str] = set()
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("function_name"), str):
+                names.add(node["function_name"].lower())
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(json.loads(tree))
+    return names
+
+
+def test_the_oracle_sees_calls_and_not_aliases() -> None:
+    con = duckdb.connect()
+    assert called_functions(con, "FROM query('SELECT 1')") == {"query"}
+    assert called_functions(con, "SELECT upper(getenv('HOME'))") == {"upper", "getenv"}
+    assert called_functions(con, "FROM flights query('DROP TABLE t')") == set()
 
 
 @settings(max_examples=200, deadline=None)

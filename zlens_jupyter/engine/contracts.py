@@ -61,6 +61,14 @@ class StepContext:
     def answer_delta(self, text: str) -> None:
         self.emit(EventType.ANSWER_DELTA, text, payload={"delta": text})
 
+    def answer_retracted(self, reason: str) -> None:
+        """Withdraw what was streamed: subscribers already showed it, so say so out loud."""
+        self.emit(
+            EventType.ANSWER_RETRACTED,
+            f"streamed sentence withdrawn: {reason}",
+            payload={"reason": reason},
+        )
+
 
 @dataclass
 class StepOutcome:

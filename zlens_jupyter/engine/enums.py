@@ -119,6 +119,8 @@ class EventType(StrEnum):
     ESCALATED = "escalated"
     ARTIFACT_CREATED = "artifact.created"
     ANSWER_DELTA = "answer.delta"
+    # Streamed text the gates then refused (a number not in the result): withdrawn, on record.
+    ANSWER_RETRACTED = "answer.retracted"
     STEP_COMPLETED = "step.completed"
     RUN_COMPLETED = "run.completed"
     RUN_FAILED = "run.failed"

@@ -41,6 +41,7 @@ _ORB_OF_EVENT: dict[str, tuple[str, str]] = {
     EventType.TOOL_CALLED: ("working", "work"),
     EventType.TOOL_RESULT: ("working", "work"),
     EventType.ANSWER_DELTA: ("working", "work"),
+    EventType.ANSWER_RETRACTED: ("verifying", "verify"),
     EventType.EVALUATION_RECORDED: ("verifying", "verify"),
     EventType.REPLAN_DECIDED: ("verifying", "verify"),
     EventType.ESCALATED: ("verifying", "verify"),

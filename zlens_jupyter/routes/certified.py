@@ -8,6 +8,7 @@ filter, the score is zero and the question falls to generated_answer.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,7 +38,7 @@ class BlockMatch:
     notes: list[str] = field(default_factory=list)
 
 
-def block_vocabulary(block: Block) -> set[str]:
+def block_vocabulary(block: Block) -> frozenset[str]:
     text = " ".join(
         str(x)
         for x in [
@@ -51,18 +52,23 @@ def block_vocabulary(block: Block) -> set[str]:
             " ".join(block.dimensions),
         ]
     )
-    return {stem(t) for t in question_tokens(text.replace("_", " "))}
+    return stems_of(text)
 
 
-def grain_words(block: Block) -> set[str]:
-    words = " ".join([block.grain or "", *block.dimensions, *block.outputs]).replace("_", " ")
-    return {stem(t) for t in question_tokens(words)}
+@functools.lru_cache(maxsize=4096)
+def stems_of(text: str) -> frozenset[str]:
+    """The stemmed words of a text. Remembered by the text itself, so an edited block gets
+    fresh words; every question scores every certified block, and stemming dominated that."""
+    return frozenset(stem(t) for t in question_tokens(text.replace("_", " ")))
 
 
-def dimension_words(block: Block) -> set[str]:
+def grain_words(block: Block) -> frozenset[str]:
+    return stems_of(" ".join([block.grain or "", *block.dimensions, *block.outputs]))
+
+
+def dimension_words(block: Block) -> frozenset[str]:
     """What the block groups by (grain and dimensions), without its measures."""
-    words = " ".join([block.grain or "", *block.dimensions]).replace("_", " ")
-    return {stem(t) for t in question_tokens(words)}
+    return stems_of(" ".join([block.grain or "", *block.dimensions]))
 
 
 def match_certified(question: str, kit: RouteKit) -> BlockMatch:
@@ -74,6 +80,7 @@ def match_certified(question: str, kit: RouteKit) -> BlockMatch:
         return BlockMatch(None, 0.0)
     best = BlockMatch(None, 0.0)
     asked = set(content)
+    metric_words = _metric_words(question, kit)
     for block in kit.library.certified():
         vocab = block_vocabulary(block)
         covered = sum(1 for w in content if w in vocab) / len(content)
@@ -87,13 +94,13 @@ def match_certified(question: str, kit: RouteKit) -> BlockMatch:
         # for: "customers by segment" is not "Revenue by segment", however close the words.
         dims = dimension_words(block)
         measures = [w for w in name if w not in dims and GRAIN_WORDS.get(w, w) not in dims]
-        if measures and not all(w in asked | _metric_words(question, kit) for w in measures):
+        if measures and not all(w in asked | metric_words for w in measures):
             best.notes.append(f'"{block.name}": it measures {" ".join(measures)}, not that')
             continue
         score = 0.5 * covered + 0.5 * named
         if score <= best.score:
             continue
-        misfit = _misfit(tokens, block, kit, question)
+        misfit = _misfit(tokens, block, kit, question, metric_words)
         if misfit:
             best = BlockMatch(None, 0.0, best.notes + [f'"{block.name}": {misfit}'])
             continue
@@ -109,11 +116,13 @@ def _metric_words(question: str, kit: RouteKit) -> set[str]:
     return words
 
 
-def _misfit(tokens: list[str], block: Block, kit: RouteKit, question: str) -> str | None:
+def _misfit(
+    tokens: list[str], block: Block, kit: RouteKit, question: str, metric_words: set[str]
+) -> str | None:
     # The grain, not every dimension column: "Top products" lists each product's category,
     # but it does not answer "revenue by category".
     dims = {stem(t) for t in question_tokens((block.grain or "").replace("_", " "))}
-    ranking = grain_words(block) - dimension_words(block) | _metric_words(question, kit)
+    ranking = grain_words(block) - dimension_words(block) | metric_words
     for i in range(len(tokens)):
         for phrase in GROUP_MARKERS:
             if match_at(tokens, i, phrase):

@@ -159,6 +159,7 @@ def narrate(
         sentence, main, [*(allowed or []), *numbers, *numbers_in(ctx.question)]
     )
     if bad:
+        ctx.answer_retracted(f"it stated {', '.join(bad)}, not in the result")
         return fallback, {
             "source": "deterministic",
             "reason": f"the model's sentence stated {', '.join(bad)}, not in the result",

@@ -126,6 +126,18 @@ def read_check_key(connection: duckdb.DuckDBPyConnection) -> str:
     return "|".join(str(part) for part in row or ())
 
 
+def is_read_only(connection: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the connection's current database was opened read-only."""
+    cursor = connection.cursor()
+    try:
+        row = cursor.execute(
+            "SELECT readonly FROM duckdb_databases() WHERE database_name = current_database()"
+        ).fetchone()
+    finally:
+        cursor.close()
+    return bool(row and row[0])
+
+
 def read_shape(connection: duckdb.DuckDBPyConnection, check_key: str) -> SchemaShape:
     """Every table and view with its columns, types and comments (no table is touched)."""
     cursor = connection.cursor()
