@@ -8,6 +8,7 @@ repair; it never edits anything itself.
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Any
 
@@ -91,9 +92,11 @@ def check_grounding(facts: dict[str, Any]) -> Evaluation | None:
         )
     first = problems[0]
     hints = [
-        f"replace {p['name'].split('.')[-1]} with {p['nearest'][0].split('.')[-1]}"
+        f"replace {old} with {new}"
         for p in problems
         if p["nearest"]
+        for old, new in [(p["name"].split(".")[-1], p["nearest"][0].split(".")[-1])]
+        if is_typo_of(old, new)
     ]
     return Evaluation(
         id="catalog-grounding",
@@ -159,9 +162,22 @@ def lexical_hint(error: str) -> str | None:
     missing = _MISSING.search(error)
     candidate = _DID_YOU_MEAN.search(error)
     if missing and candidate:
-        old = next(g for g in missing.groups() if g)
-        return f"replace {old.split('.')[-1]} with {candidate.group(1).split('.')[-1]}"
+        old = next(g for g in missing.groups() if g).split(".")[-1]
+        new = candidate.group(1).split(".")[-1]
+        return f"replace {old} with {new}" if is_typo_of(old, new) else None
     return None
+
+
+# How alike two names must be for a silent swap: a slip of a letter or two ("custmers",
+# "dep_dely", "avgg"), never a different thing that merely ranks nearest ("payroll" is not
+# "products"). Below it, the nearest names are offered in the message and nothing is run.
+TYPO_SIMILARITY = 0.75
+
+
+def is_typo_of(written: str, known: str) -> bool:
+    """Whether `written` reads as a misspelling of `known` (case-insensitive)."""
+    ratio = difflib.SequenceMatcher(None, written.lower(), known.lower()).ratio()
+    return ratio >= TYPO_SIMILARITY
 
 
 def check_non_empty(result: dict[str, Any]) -> Evaluation:
@@ -225,6 +241,8 @@ def check_answer_numbers(outcome: StepOutcome, question: str = "") -> Evaluation
     # Numbers may come from the result, the research sub-results, or the user's own words.
     allowed = [float(x) for x in (outcome.provenance.get("numbers_from_sub_results") or [])]
     allowed += numbers_in(question)
+    # The filters as resolved ("last year, 2025") and the data's dates: context, not result.
+    allowed += numbers_in(str(outcome.provenance.get("context_said") or ""))
     bad = unsupported_numbers(outcome.answer, outcome.result, allowed)
     if bad:
         return Evaluation(

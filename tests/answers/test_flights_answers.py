@@ -319,3 +319,48 @@ def test_stop_interrupts_a_running_query(nyc_session):
     assert run.status is RunStatus.CANCELLED
     assert run.stop_reason is StopReason.USER_CANCELLED
     assert run.result is None
+
+
+def test_a_typo_in_the_users_sql_is_repaired_and_recorded(nyc_session, truth):
+    run = nyc_session.ask("SELECT origin, count(*) AS n FROM flightz GROUP BY origin")
+    assert run.status is RunStatus.COMPLETED and run.trust_state is TrustState.GROUNDED
+    assert "FROM flights" in run.sql
+    accepted = run.steps[0].best
+    assert accepted is not None and accepted.parsed_intent["read_as"] == [["flightz", "flights"]]
+    expected = dict(truth.execute("SELECT origin, count(*) FROM flights GROUP BY 1").fetchall())
+    assert {r[0]: r[1] for r in run.result["rows"]} == expected
+
+
+@pytest.mark.parametrize(
+    ("sql", "said"),
+    [
+        # Nearest by rank but not a misspelling: never swapped in silently.
+        ("SELECT * FROM payroll", "no table or view named payroll; did you mean"),
+        ("SELECT tailnumber_of_plane FROM planes", "no column named tailnumber_of_plane"),
+        ("SELECT FROM WHERE flights", 'Parser Error: syntax error at or near "WHERE"'),
+    ],
+)
+def test_users_sql_that_cannot_be_repaired_goes_back_to_them(nyc_session, sql, said):
+    run = nyc_session.ask(sql)
+    assert run.status is RunStatus.NEEDS_CLARIFICATION
+    assert run.result is None and run.sql in (None, sql)
+    assert run.clarification is not None and said in run.clarification
+    assert run.clarification.endswith("Edit the SQL and run it again.")
+    assert sum(len(s.attempts) for s in run.steps) == 1  # no blind re-run of the same text
+
+
+def test_a_cut_preview_never_claims_to_be_the_whole_result(nyc_session, truth):
+    run = nyc_session.ask("SELECT tailnum FROM planes")
+    total = truth.execute("SELECT count(*) FROM planes").fetchone()[0]
+    assert run.result["truncated"] and run.result["row_count"] == 1000 < total
+    assert run.answer.startswith("The first 1,000 rows of tailnum: ")
+    run = nyc_session.ask("SELECT flight, dep_delay FROM flights")
+    assert "(first 1000 groups shown)" in run.answer
+
+
+def test_duckdbs_own_column_names_read_as_words(nyc_session, truth):
+    run = nyc_session.ask("select count(*) from flights")
+    (count,) = truth.execute("SELECT count(*) FROM flights").fetchone()
+    assert run.answer == f"Count is {count:,}."
+    run = nyc_session.ask("select sum(distance) from flights")
+    assert run.answer.startswith("Total distance is ")

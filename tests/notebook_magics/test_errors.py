@@ -63,3 +63,15 @@ def test_a_failed_certification_lists_every_problem_without_a_traceback(nb):
     assert 'missing owner: add owner = "analytics@company.com"' in out.stderr
     assert "no tests" in out.stderr
     assert "Traceback" not in out.stderr + out.stdout
+
+
+def test_a_notebook_dataframe_is_never_read_by_agent_sql(nb):
+    # `payroll` lives in the user's namespace, not in the connected database: DuckDB's
+    # replacement scans must not hand it to agent SQL, whichever way the question arrives.
+    nb.run("import pandas as pd\npayroll = pd.DataFrame({'name': ['Ada'], 'salary': [250000]})")
+    for source in ("%zlens SELECT * FROM payroll", "%%zlens_sql\nSELECT * FROM payroll\n"):
+        run, out = nb.run(source)
+        shown = out.stdout + out.stderr + "".join(str(o.data) for o in out.outputs)
+        assert "250000" not in shown and "250,000" not in shown, source
+        if run is not None:
+            assert run.result is None or not run.result.get("rows"), source

@@ -214,3 +214,19 @@ def test_a_disarmed_deadline_never_fires_later() -> None:
     time.sleep(1.5)  # past the due time: a timer that was not disarmed would fire now
     assert cursor.execute("SELECT sum(range) FROM range(20000000)").fetchall()
     assert not deadline.expired
+
+
+def test_a_dataframe_in_the_callers_scope_is_not_a_table() -> None:
+    # DuckDB's replacement scans would resolve `payroll` to this local DataFrame; agent SQL
+    # must see the catalog only, not whatever Python objects happen to be in the call stack.
+    import pandas as pd
+
+    payroll = pd.DataFrame({"name": ["Ada"], "salary": [250_000]})
+    con = duckdb.connect()
+    assert con.execute("SELECT * FROM payroll").fetchall() == [("Ada", 250_000)]  # the risk
+    warehouse = Warehouse.connect(con)
+    with pytest.raises(QueryError, match="Table with name payroll does not exist"):
+        warehouse.preview("SELECT * FROM payroll")
+    assert len(payroll) == 1
+    # The user's own connection keeps its behaviour: only our cursors turn the scans off.
+    assert con.execute("SELECT count(*) FROM payroll").fetchone() == (1,)

@@ -128,8 +128,10 @@ def _misfit(
             if match_at(tokens, i, phrase):
                 for words in _grouped_phrases(tokens[i + len(phrase) :]):
                     stems = [stem(w) for w in words]
-                    if all(w in ranking for w in stems):
+                    if phrase == ("by",) and all(w in ranking for w in stems):
                         continue  # "top products by revenue": ranked by a measure, not grouped
+                    # "per customer", "for each customer" always group (or divide): never a
+                    # ranking, so a measure column of that name does not make the block fit.
                     # "customer segment" is one phrase; one of its words must be the grain.
                     if not any(w in dims for w in stems):
                         return f"its grain ({block.grain}) has no '{' '.join(words)}'"

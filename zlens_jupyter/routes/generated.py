@@ -4,14 +4,17 @@ it asks one specific question instead of guessing."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Artifact, StepContext, StepOutcome
+from ..errors import QueryError, QueryTimeout
+from ..gates import is_typo_of, lexical_hint
 from .kit import RouteKit, apply_lexical_repair, looks_like_sql, refuse_unsafe_request
 from .narrate import describe, fmt
 from .spec import QuestionSpec
-from .sqlbuild import Unbuildable, build_sql
+from .sqlbuild import Unbuildable, build_sql, coverage_sql
 
 
 @dataclass(frozen=True)
@@ -19,6 +22,7 @@ class Draft:
     sql: str
     intent: dict[str, Any]
     filters: str
+    coverage_sql: str | None = None  # the dates the data covers, for a dated question
 
 
 class GeneratedAnswer:
@@ -36,12 +40,27 @@ class GeneratedAnswer:
             return drafted
         ctx.tool_called("run_sql_preview", {"sql": drafted.sql})
         result, facts = self.kit.execute(drafted.sql, ctx)
+        if result is None and drafted.intent.get("source") == "user_sql":
+            unfixable = unfixable_user_sql(facts)
+            if unfixable:
+                # Re-running the same text cannot help, and guessing another table would answer
+                # a different question: hand it back to its author with DuckDB's own words.
+                return clarification(f"{unfixable} Edit the SQL and run it again.", [], [])
         intent = dict(drafted.intent)
         if "shape" not in intent:  # the user's own SQL: judge the shape by what came back
             intent["shape"] = "breakdown" if result and result["row_count"] > 1 else "scalar"
         shape = str(intent["shape"])
         answer = describe(result, shape, filters=drafted.filters) if result else None
         facts["visualization"] = chart_hint(shape, result)
+        context = drafted.filters
+        if answer and result and drafted.coverage_sql and nothing_found(result):
+            covers = self.data_coverage(drafted.coverage_sql, ctx)
+            if covers:
+                answer += f" The data covers {covers}."
+                context += f"; {covers}"
+        # Words in the sentence that come from the question or the catalog, not the result:
+        # the faithfulness gate checks the sentence's numbers against these too.
+        facts["context_said"] = context
         sql = drafted.sql
         return StepOutcome(
             answer=answer,
@@ -66,6 +85,9 @@ class GeneratedAnswer:
             if repaired and ctx.previous is not None:
                 intent = dict(ctx.previous.parsed_intent or {})
                 intent["repaired_from"] = previous
+                # Which names were swapped: on the record (the trace), never in the answer text.
+                swaps = re.findall(r"replace (\S+) with (\S+)", ctx.hint)
+                intent["read_as"] = [list(pair) for pair in swaps]
                 return Draft(repaired, intent, str(intent.get("filters_said", "")))
         if looks_like_sql(ctx.question):
             # The user's own SQL: its shape is whatever they wrote, so no cardinality check.
@@ -85,7 +107,19 @@ class GeneratedAnswer:
         except Unbuildable as exc:
             return clarification(str(exc), [], [])
         said = filter_phrase(parsed.spec)
-        return Draft(sql, {**parsed.spec.to_dict(), "filters_said": said}, said)
+        coverage = None
+        if parsed.spec.time_range is not None and parsed.spec.time_range.month_only is None:
+            coverage = coverage_sql(parsed.spec, self.kit.warehouse.catalog(), self.kit.semantic)
+        return Draft(sql, {**parsed.spec.to_dict(), "filters_said": said}, said, coverage)
+
+    def data_coverage(self, sql: str, ctx: StepContext) -> str | None:
+        """ "2023-01-01 to 2025-12-31": the first and last day the data has, or None."""
+        try:
+            preview = self.kit.warehouse.preview(sql, limit=1, timeout_s=min(5.0, ctx.deadline_s))
+        except (QueryError, QueryTimeout):
+            return None
+        first, last = preview.rows[0] if preview.rows else (None, None)
+        return f"{first} to {last}" if first and last else None
 
 
 def clarification(question: str, candidates: list[str], unresolved: list[str]) -> StepOutcome:
@@ -102,6 +136,37 @@ def clarification(question: str, candidates: list[str], unresolved: list[str]) -
     )
 
 
+def nothing_found(result: dict[str, Any]) -> bool:
+    """No rows, or one row whose numbers are all empty or zero (an aggregate over nothing)."""
+    if result["row_count"] == 0:
+        return True
+    if result["row_count"] > 1:
+        return False
+    values = [v for v in result["rows"][0] if not isinstance(v, str)]
+    return bool(values) and all(v is None or v == 0 for v in values)
+
+
+def unfixable_user_sql(facts: dict[str, Any]) -> str | None:
+    """Why the user's SQL failed, when no near-spelling repair applies (else None)."""
+    problems = facts.get("validation_problems") or []
+    if problems:
+        repairable = [
+            p
+            for p in problems
+            if p["nearest"] and is_typo_of(p["name"].split(".")[-1], p["nearest"][0].split(".")[-1])
+        ]
+        return None if repairable else sentence(problems[0]["message"])
+    error = facts.get("error")
+    if error and not facts.get("timeout") and lexical_hint(error) is None:
+        return sentence(error.splitlines()[0])
+    return None
+
+
+def sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
 def filter_phrase(spec: QuestionSpec | None) -> str:
     if spec is None:
         return ""
@@ -115,6 +180,10 @@ def chart_hint(shape: str, result: dict[str, Any] | None) -> dict[str, Any] | No
     if not result or len(result["columns"]) < 2 or result["row_count"] < 2:
         return None
     columns = result["columns"]
+    if not any(
+        isinstance(r[-1], int | float) and not isinstance(r[-1], bool) for r in result["rows"][:5]
+    ):
+        return None  # nothing to plot on y
     if shape == "timeseries":
         return {"chart": "line", "x": columns[-2], "y": columns[-1]}
     return {"chart": "bar", "x": columns[0], "y": columns[-1]}

