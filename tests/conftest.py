@@ -17,7 +17,7 @@ settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("explore", max_examples=2000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
-MODEL_VARIABLES = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ZLENS_MODEL")
+MODEL_VARIABLES = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ZLENS_MODEL", "ZLENS_MODEL_PLANNER")
 
 
 @pytest.fixture(autouse=True)

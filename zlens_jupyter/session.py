@@ -104,7 +104,8 @@ class Session:
             from .routes.modeled import model_executors, model_planner
 
             executors.update(model_executors(self.kit, self.model_config, fallback=executors))
-            planner = model_planner(self.kit, self.model_config)
+            if self.model_config.plan_steps:
+                planner = model_planner(self.kit, self.model_config)
         self.engine = Engine(
             executors,
             gates.evaluate,

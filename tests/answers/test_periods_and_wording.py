@@ -93,3 +93,35 @@ def test_per_customer_is_not_answered_by_a_block_grouped_by_segment(shop):
     assert "segment" not in run.result["columns"]
     assert any("grain (segment) has no 'customer'" in n for n in run.signals.notes)
     assert shop.ask("revenue per segment").trust_state is TrustState.CERTIFIED
+
+
+def test_show_me_a_table_lists_its_rows(nyc_session, truth):
+    run = nyc_session.ask("show me the airlines table")
+    assert run.trust_state is TrustState.GROUNDED, run.trust_reason
+    expected = truth.execute("SELECT * FROM airlines").fetchall()
+    assert sorted(tuple(r) for r in run.result["rows"]) == sorted(expected)
+    assert run.result["columns"] == ["carrier", "name"]
+    assert run.answer.startswith(f"{len(expected)} rows of carrier, name: ")
+
+
+def test_a_listing_keeps_its_filters_and_aggregates_stay_aggregates(nyc_session, truth):
+    run = nyc_session.ask("list planes with more than 300 seats")
+    expected = truth.execute("SELECT count(*) FROM planes WHERE seats > 300").fetchone()[0]
+    assert run.result["row_count"] == expected > 0
+    assert "tailnum" in run.result["columns"]
+    assert run.answer.startswith(f"{expected} rows of tailnum, year, type, manufacturer, model")
+    grouped = nyc_session.ask("show flights by origin")
+    assert grouped.result["columns"] == ["origin", "flight_count"]
+
+
+def test_the_number_a_comparison_names_can_come_before_its_column(nyc_session, truth):
+    run = nyc_session.ask("how many planes have more than 300 seats")
+    assert run.result["rows"] == [
+        list(truth.execute("SELECT count(*) FROM planes WHERE seats > 300").fetchone())
+    ]
+    # "60 minutes" is the number's unit: flights has a `minute` column, and it is not meant.
+    run = nyc_session.ask("how many flights had a departure delay of more than 60 minutes")
+    assert "flights.dep_delay > 60" in run.sql and "minute" not in run.sql
+    assert run.result["rows"] == [
+        list(truth.execute("SELECT count(*) FROM flights WHERE dep_delay > 60").fetchone())
+    ]

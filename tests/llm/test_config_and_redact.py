@@ -19,7 +19,7 @@ from zlens_jupyter.llm import (
 
 @pytest.fixture
 def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ZLENS_MODEL"):
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ZLENS_MODEL", "ZLENS_MODEL_PLANNER"):
         monkeypatch.delenv(name, raising=False)
     return monkeypatch
 
@@ -40,6 +40,17 @@ def test_from_env_reads_key_base_url_and_model(clean_env: pytest.MonkeyPatch) ->
         None,
         7,
     )
+
+
+@pytest.mark.parametrize(
+    ("value", "plans"), [(None, False), ("1", True), ("true", True), ("0", False), ("", False)]
+)
+def test_the_model_planner_is_opt_in(clean_env: pytest.MonkeyPatch, value, plans) -> None:
+    clean_env.setenv("OPENAI_BASE_URL", "http://127.0.0.1:11434/v1")
+    if value is not None:
+        clean_env.setenv("ZLENS_MODEL_PLANNER", value)
+    config = ModelConfig.from_env()
+    assert config is not None and config.plan_steps is plans
 
 
 def test_base_url_alone_is_enough_for_local_servers(clean_env: pytest.MonkeyPatch) -> None:

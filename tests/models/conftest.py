@@ -72,6 +72,7 @@ def model_config(server: FakeOpenAIServer, **overrides: Any) -> ModelConfig:
         "backoff_base_s": 0.001,
         "backoff_cap_s": 0.01,
         "retry_after_cap_s": 0.05,
+        "plan_steps": True,  # the scripts here answer a planner call first; opt-in elsewhere
     }
     settings.update(overrides)
     return ModelConfig(**settings)

@@ -118,3 +118,14 @@ def test_a_request_to_change_data_is_refused_before_any_model_call(
     assert run.status is RunStatus.BLOCKED
     assert run.stop_reason.value == "guardrail_violation"
     assert server.requests == []
+
+
+def test_without_opting_in_no_planner_call_is_made(
+    make_session: MakeSession, server: FakeOpenAIServer
+) -> None:
+    server.script(*answer())  # the tool loop's rounds and the narration, nothing else
+    run = make_session(plan_steps=False).ask(QUESTION)
+    assert run.plan is not None and run.plan.source == "deterministic"
+    assert run.answer == CHANNEL_SENTENCE and run.status is RunStatus.COMPLETED
+    assert not [r for r in server.requests if "response_format" in r.body]
+    assert len(server.requests) == len(answer())

@@ -67,6 +67,9 @@ class ModelConfig:
     backoff_base_s: float = 0.5
     backoff_cap_s: float = 8.0
     retry_after_cap_s: float = 30.0
+    # Opt-in (DESIGN §3): a model plan costs one more call per question routed to
+    # generated_answer or research, and most questions need one step anyway.
+    plan_steps: bool = False
 
     def __repr__(self) -> str:
         key = "set" if self.api_key else "unset"
@@ -101,7 +104,8 @@ class ModelConfig:
 
     @classmethod
     def from_env(cls, **overrides: Any) -> ModelConfig | None:
-        """Read OPENAI_API_KEY, OPENAI_BASE_URL and ZLENS_MODEL; None means offline.
+        """Read OPENAI_API_KEY, OPENAI_BASE_URL, ZLENS_MODEL and ZLENS_MODEL_PLANNER (1 to let
+        the model split questions into steps); None means offline.
 
         Overrides win over the environment (None values are ignored). A base URL without a
         key is valid: local servers such as Ollama need no key.
@@ -111,5 +115,11 @@ class ModelConfig:
         if not api_key and not base_url:
             return None
         model = overrides.pop("model", None) or os.environ.get("ZLENS_MODEL") or DEFAULT_MODEL
-        config = cls(model=model, base_url=base_url, api_key=api_key)
+        planner = os.environ.get("ZLENS_MODEL_PLANNER", "").strip().lower()
+        config = cls(
+            model=model,
+            base_url=base_url,
+            api_key=api_key,
+            plan_steps=planner in ("1", "true", "yes", "on"),
+        )
         return config.with_overrides(**overrides)

@@ -65,7 +65,7 @@ def describe(
     measure = columns[-1]
     label = humanize(measure)
     dims = columns[:-1]
-    if not dims or not _numeric_column(rows, len(columns) - 1):
+    if shape == "rows" or not dims or not _numeric_column(rows, len(columns) - 1):
         return _listing(result, columns, rows, where)
     if shape == "timeseries":
         first, last = rows[0], rows[-1]
@@ -96,7 +96,9 @@ def _listing(result: dict[str, Any], columns: list[str], rows: list[list[Any]], 
     """Rows with no measure to rank them by (a lookup, the user's own SELECT *): say what
     came back and show the first few, not "X by Y" over a column that is not a number."""
     total = result.get("row_count", len(rows))
-    shown = "; ".join(" / ".join(fmt(v) for v in row[:4]) for row in rows[:3])
+    # Whole numbers in a row listing are mostly ids and years: no thousands separators.
+    cell = lambda v: str(v) if isinstance(v, int) and not isinstance(v, bool) else fmt(v)  # noqa: E731
+    shown = "; ".join(" / ".join(cell(v) for v in row[:4]) for row in rows[:3])
     named = ", ".join(columns[:5]) + (", …" if len(columns) > 5 else "")
     noun = "row" if total == 1 else "rows"
     more = ", …" if len(rows) > 3 else ""

@@ -109,7 +109,8 @@ _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 class Comparison:
     op: str
     value: float | int
-    op_start: int  # the phrase naming the column ends right before this token
+    op_start: int  # the phrase naming the column ends right before this token...
+    value_end: int = -1  # ...or starts right here, after the number ("more than 300 seats")
 
 
 def match_at(tokens: list[str], i: int, phrase: tuple[str, ...]) -> bool:
@@ -163,7 +164,7 @@ def find_comparisons(tokens: list[str], taken: set[int]) -> list[Comparison]:
             ):
                 value = to_number(tokens[end])
                 if value is not None:
-                    found.append(Comparison(op, value, i))
+                    found.append(Comparison(op, value, i, end + 1))
                     taken.update(range(i, end + 1))
                     break
     return found

@@ -16,6 +16,7 @@ from ..warehouse import Catalog, ValueMatch
 from .language import STOPWORDS, question_tokens, stem
 from .lexicon import Lexicon, Span, Target, find_spans, is_key, is_numeric, is_temporal
 from .phrasing import (
+    Comparison,
     find_aggregates,
     find_comparisons,
     find_group_markers,
@@ -160,17 +161,24 @@ def parse_question(
     # "top 5 products by revenue": what follows "by" is the ranking measure when it is one.
     if len(group_spans) > 1 or after_top is not None or superlative is not None:
         group_spans = [s for s in group_spans if not _names_measure(s, aggs)] or group_spans[:1]
-    comparison_spans = {c.op_start: _span_ending_at(spans, c.op_start) for c in comparisons}
+    comparison_spans = {c.op_start: _compared_span(spans, c) for c in comparisons}
     used = set(group_spans) | {s for s in comparison_spans.values() if s is not None}
+    # A word after the number that is not the compared column is its unit ("60 minutes"),
+    # not a second measure, even when a column happens to share its name.
+    used |= {s for c in comparisons if (s := _unit_span(spans, c)) is not None}
     measure_spans = [s for s in spans if s not in used]
 
-    measures = _measures(
-        p, measure_spans, aggs, superlative, bool(group_spans) or limit is not None
-    )
-    if isinstance(measures, ParseResult):
-        return measures
-    spec.measures = measures
-    spec.fact_table = measures[0].table
+    listed = _listed_table(tokens, measure_spans, aggs, group_spans, superlative, limit)
+    if listed is not None and spec.time_grain is None:
+        spec.listing, spec.fact_table = True, listed
+    else:
+        measures = _measures(
+            p, measure_spans, aggs, superlative, bool(group_spans) or limit is not None
+        )
+        if isinstance(measures, ParseResult):
+            return measures
+        spec.measures = measures
+        spec.fact_table = measures[0].table
     for span in group_spans:
         group = _grouping(p, span, spec.fact_table)
         if group is None:
@@ -203,6 +211,29 @@ def parse_question(
         spec.order_desc = desc
     spec.limit = limit
     return ParseResult(spec=spec)
+
+
+_SHOW_WORDS = ("show", "list", "display", "preview", "see", "browse")
+
+
+def _listed_table(
+    tokens: list[str],
+    spans: list[Span],
+    aggs: list[tuple[int, int, str]],
+    group_spans: list[Span],
+    superlative: bool | None,
+    limit: int | None,
+) -> str | None:
+    """The table whose rows "show me the orders (table)" asks for, or None.
+
+    Only a show/list verb before exactly one named table, with nothing to aggregate, group or
+    rank: "show orders by region" or "list the top 5 orders" stay aggregates or rankings."""
+    if aggs or group_spans or superlative is not None or limit is not None:
+        return None
+    if not any(t in _SHOW_WORDS for t in tokens[:3]) or len(spans) != 1:
+        return None
+    table = next((t for t in spans[0].targets if t.kind == "table"), None)
+    return table.table if table is not None else None
 
 
 def _value_filters(p: _Parse, values: list[ValueMatch]) -> list[tuple[ValueMatch, str | None]]:
@@ -391,6 +422,26 @@ def _names_measure(span: Span, aggs: list[tuple[int, int, str]]) -> bool:
         return True
     kinds = {t.kind for t in span.targets}
     return "metric" in kinds and not kinds & {"dimension", "table"}
+
+
+def _compared_span(spans: list[Span], comparison: Comparison) -> Span | None:
+    """The column a comparison applies to: a numeric column just before the operator ("seats
+    above 300", "a delay of more than 60"), else one right after the number ("more than 300
+    seats"), else whatever phrase precedes the operator."""
+    before = _span_ending_at(spans, comparison.op_start)
+    after = _unit_span(spans, comparison)
+    if _names_number(before) or not _names_number(after):
+        return before
+    return after
+
+
+def _unit_span(spans: list[Span], comparison: Comparison) -> Span | None:
+    """The phrase right after a comparison's number ("300 seats", "60 minutes")."""
+    return next((s for s in spans if s.start == comparison.value_end), None)
+
+
+def _names_number(span: Span | None) -> bool:
+    return span is not None and any(t.kind == "column" and is_numeric(t.type) for t in span.targets)
 
 
 def _span_ending_at(spans: list[Span], position: int) -> Span | None:

@@ -58,10 +58,13 @@ class QuestionSpec:
     limit: int | None = None
     fact_table: str = ""
     notes: list[str] = field(default_factory=list)
+    listing: bool = False  # "show me the orders": the table's rows, not an aggregate
 
     @property
     def shape(self) -> str:
-        """scalar | breakdown | timeseries | topn: what the gates expect the result to look like."""
+        """scalar | breakdown | timeseries | topn | rows: the result shape the gates expect."""
+        if self.listing:
+            return "rows"
         if self.limit is not None and (self.group_by or self.time_grain):
             return "topn"
         if self.time_grain or any(g.is_time for g in self.group_by):

@@ -50,6 +50,8 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
 
     measures = [exp.alias_(_measure_expr(m, semantic), m.alias) for m in spec.measures]
     tables += [m.table for m in spec.measures]
+    if spec.listing:  # the table's own rows, whatever its filters had to join
+        measures = [exp.Column(this=exp.Star(), table=exp.to_identifier(fact))]
     query = exp.select(*dims, *measures).from_(exp.to_table(fact))
     for join_table, condition in _joins(fact, tables, catalog):
         query = query.join(exp.to_table(join_table), on=condition)
