@@ -163,3 +163,37 @@ def test_the_interactive_panel_runs_a_question_from_its_button(lab_page, tmp_pat
     label = options.first.inner_text().replace("\xa0", " ")  # the Select shows nbsp for spaces
     assert label.endswith(" · certified · What is revenue by segment?")
     nb.shot("panel")
+    # The answer inside the panel inserts like any answer: a new cell right below this one.
+    button = answer.locator("button.zlens-insert-sql")
+    expected = base64.b64decode(button.get_attribute("data-zlens-insert")).decode()
+    button.click()
+    nb.page.wait_for_function(
+        "() => document.querySelectorAll('.jp-Notebook .jp-Cell').length === 3"
+    )
+    saved = [cell["source"] for cell in nb.save("qs_panel.ipynb")["cells"]]
+    sources = ["".join(s) if isinstance(s, list) else s for s in saved]
+    assert sources[2].strip() == expected.strip() and "segment" in expected
+
+
+def test_stop_ends_a_run_started_from_the_interactive_panel(lab_page, tmp_path):
+    # The run executes inside the Ask button's comm callback, so the kernel is busy and a
+    # Stop *message* would wait behind it; Stop interrupts the kernel instead.
+    nb = lab_page
+    slow = "SELECT count(*) FROM range(100000000000) AS a"
+    cells = [f"import zlens_jupyter\nzlens_jupyter.panel(question={slow!r})"]
+    open_and_connect(nb, "qs_panel_stop.ipynb", cells, tmp_path)
+    nb.run(1)
+    box = nb.cell(1).locator(".zlens-ask-panel")
+    box.wait_for()
+    box.locator("button", has_text="Ask").click()
+    run_panel = box.locator(".zl-panel")
+    run_panel.locator(".zl-orb[data-state=working]").wait_for()
+    nb.shot("panel_working")
+    run_panel.locator(".zl-stop").click()
+    run_panel.locator(".zl-trust[data-trust=review_required]").wait_for(timeout=30_000)
+    assert run_panel.locator(".zl-orb").get_attribute("data-state") == "cancelled"
+    assert "cancelled" in run_panel.locator(".zl-reason").inner_text()
+    label = box.locator(".widget-select select option").first.inner_text().replace("\xa0", " ")
+    assert " · " in label and label.endswith(slow)
+    assert not box.locator("button", has_text="Ask").is_disabled()  # ready for the next one
+    nb.shot("panel_cancelled")
