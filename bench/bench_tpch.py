@@ -4,7 +4,7 @@ directly in DuckDB, and the peak-memory cost of previewing `SELECT * FROM lineit
 Targets (issue 3): (a) certified answer / raw DuckDB <= 1.10; (d) the preview of 6M rows adds
 <= 50 MB to peak RSS.
 
-    python bench/bench_tpch.py [--sf 1] [--repeat 7] [--workdir /tmp/zlens-tpch]
+    python bench/bench_tpch.py [--sf 1] [--repeat 15] [--workdir /tmp/zlens-tpch]
 
 Timings alternate the two contenders run by run and report medians, so machine noise hits
 both alike. Memory is measured in fresh child processes (peak RSS from getrusage).
@@ -206,7 +206,7 @@ def preview_memory(db: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sf", type=int, default=1)
-    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--workdir", default="/tmp/zlens-tpch")
     args = parser.parse_args()
     workdir = Path(args.workdir)
