@@ -125,3 +125,17 @@ def test_the_number_a_comparison_names_can_come_before_its_column(nyc_session, t
     assert run.result["rows"] == [
         list(truth.execute("SELECT count(*) FROM flights WHERE dep_delay > 60").fetchone())
     ]
+
+
+def test_a_listing_with_a_value_and_the_name_of_its_column(shop):
+    run = shop.ask("list customers in the Enterprise segment")
+    (expected,) = shop.warehouse.connection.execute(
+        "SELECT count(*) FROM customers WHERE segment = 'Enterprise'"
+    ).fetchone()
+    assert run.trust_state is TrustState.GROUNDED
+    assert run.result["row_count"] == expected and "email" in run.result["columns"]
+    assert {row[run.result["columns"].index("segment")] for row in run.result["rows"]} == {
+        "Enterprise"
+    }
+    # Without a show/list verb the same words stay the governed metric.
+    assert shop.ask("customers in the Enterprise segment").result["columns"] == ["customers"]

@@ -168,7 +168,10 @@ def parse_question(
     used |= {s for c in comparisons if (s := _unit_span(spans, c)) is not None}
     measure_spans = [s for s in spans if s not in used]
 
-    listed = _listed_table(tokens, measure_spans, aggs, group_spans, superlative, limit)
+    # "customers in the Enterprise segment": `segment` only names the value's column.
+    filtered = {(m.table.lower(), m.column.lower()) for m, _ in value_filters}
+    naming = [s for s in measure_spans if not _names_filtered_column(s, filtered)]
+    listed = _listed_table(tokens, naming, aggs, group_spans, superlative, limit)
     if listed is not None and spec.time_grain is None:
         spec.listing, spec.fact_table = True, listed
     else:
@@ -214,6 +217,14 @@ def parse_question(
 
 
 _SHOW_WORDS = ("show", "list", "display", "preview", "see", "browse")
+
+
+def _names_filtered_column(span: Span, filtered: set[tuple[str, str]]) -> bool:
+    return all(
+        t.kind in ("column", "dimension")
+        and (t.table.lower(), (t.column or "").lower()) in filtered
+        for t in span.targets
+    )
 
 
 def _listed_table(
