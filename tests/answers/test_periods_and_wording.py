@@ -139,3 +139,12 @@ def test_a_listing_with_a_value_and_the_name_of_its_column(shop):
     }
     # Without a show/list verb the same words stay the governed metric.
     assert shop.ask("customers in the Enterprise segment").result["columns"] == ["customers"]
+
+
+def test_how_many_counts_the_table_of_the_compared_column(shop):
+    run = shop.ask("How many products cost more than 500?")
+    (expected,) = shop.warehouse.connection.execute(
+        "SELECT count(*) FROM products WHERE cost > 500"
+    ).fetchone()
+    assert run.trust_state is TrustState.GROUNDED
+    assert run.result["rows"] == [[expected]] and "products.cost > 500" in run.sql

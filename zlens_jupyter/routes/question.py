@@ -175,8 +175,14 @@ def parse_question(
     if listed is not None and spec.time_grain is None:
         spec.listing, spec.fact_table = True, listed
     else:
+        compared = [s for s in comparison_spans.values() if s is not None]
         measures = _measures(
-            p, measure_spans, aggs, superlative, bool(group_spans) or limit is not None
+            p,
+            measure_spans,
+            aggs,
+            superlative,
+            bool(group_spans) or limit is not None,
+            counted_instead=[t.table for s in compared for t in s.targets if t.kind == "column"],
         )
         if isinstance(measures, ParseResult):
             return measures
@@ -303,7 +309,11 @@ def _measures(
     aggs: list[tuple[int, int, str]],
     superlative: bool | None,
     grouped: bool,
+    counted_instead: list[str] | None = None,
 ) -> list[Measure] | ParseResult:
+    """The measures the spans name. `counted_instead`: tables of compared columns, counted
+    when "how many" names nothing else ("how many products cost more than 500", where
+    "products cost" is the compared column)."""
     measures: list[Measure] = []
     implicit: list[int] = []
     for span in spans:
@@ -359,9 +369,10 @@ def _measures(
         measures = [m for i, m in enumerate(measures) if i not in implicit]
     if not measures:
         counted = next((a for a in aggs if a[2] == "count"), None)
-        tables = [t for s in spans for t in s.targets if t.kind == "table"]
+        tables = [t.table for s in spans for t in s.targets if t.kind == "table"]
+        tables = tables or list(counted_instead or [])
         if counted is not None and tables:
-            return [Measure("count", tables[0].table, None, alias=f"{stem(tables[0].table)}_count")]
+            return [Measure("count", tables[0], None, alias=f"{stem(tables[0])}_count")]
         if counted is not None and len(p.catalog.tables) == 1:
             only = next(iter(p.catalog.tables))
             return [Measure("count", only, None, alias="row_count")]
