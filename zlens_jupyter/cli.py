@@ -16,9 +16,11 @@ from typing import Any
 from rich.console import Console
 from rich.syntax import Syntax
 from rich.table import Table
+from rich.text import Text
 
 from .engine import AgentRun, Event, EventType
 from .errors import ZLensError
+from .formatting import cell_text
 
 TRUST_STYLE = {
     "certified": "bold green",
@@ -169,10 +171,13 @@ def render_run(run: AgentRun, out: Console) -> None:
     result = run.result
     if result and result.get("columns"):
         table = Table(show_lines=False)
-        for column in result["columns"]:
-            table.add_column(str(column))
-        for row in result["rows"][:20]:
-            table.add_row(*("" if v is None else str(v) for v in row))
+        rows = result["rows"][:20]
+        for i, column in enumerate(result["columns"]):
+            numeric = any(_is_number(r[i]) for r in rows)
+            table.add_column(Text(str(column)), justify="right" if numeric else "left")
+        for row in rows:
+            # Text, not str: a value like "[red]x" is data, never rich markup.
+            table.add_row(*(Text(cell_text(v)) for v in row))
         out.print(table)
         more = result["row_count"] - min(20, len(result["rows"]))
         if more > 0 or result.get("truncated"):
@@ -185,6 +190,10 @@ def render_run(run: AgentRun, out: Console) -> None:
         highlight=False,
     )
     out.print(f"[dim]run {run.id} · {run.summary}[/]", highlight=False)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _runs(args: argparse.Namespace, out: Console, err: Console) -> int:

@@ -100,3 +100,20 @@ def test_dql_run_and_certify_and_runs(sample_cache, tmp_path):
     assert "Revenue by segment" in blocks.stdout
     refused = zlens("certify", "Orders by channel", env_cache=sample_cache)
     assert refused.returncode == 2 or "certified" in refused.stdout
+
+
+def test_the_table_shows_data_literally_and_numbers_readably(sample_cache, tmp_path):
+    sql = "SELECT '[bold red]not markup[/bold red]' AS label, 6691522.8 AS revenue"
+    out = zlens("ask", sql, "--db", ":memory:", env_cache=sample_cache, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "[bold red]not markup[/bold red]" in out.stdout  # rich did not eat it as markup
+    assert "6,691,522.80" in out.stdout
+
+
+def test_cell_text_doctests():
+    import doctest
+
+    import zlens_jupyter.formatting as formatting
+
+    result = doctest.testmod(formatting)
+    assert result.attempted > 0 and result.failed == 0

@@ -15,12 +15,11 @@ sources to copy" <details> block holds the same text to copy by hand.
 
 from __future__ import annotations
 
-import decimal
-import math
 from html import escape
 from typing import Any
 
 from ..engine.records import AgentRun
+from ..formatting import cell_text as _cell
 from .chart import VEGA_LITE, chart_choice, is_number, vega_lite_spec
 from .insert import dql_draft_source, encode_source, sql_cell_source
 
@@ -161,18 +160,6 @@ def _sql_hash(sql: str) -> str:
     from ..dql.certification import sql_hash  # sqlglot is heavy; load it only when needed
 
     return sql_hash(sql)
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return "NULL"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        return f"{value:,.2f}" if abs(value) >= 1 or value == 0 else f"{value:.4g}"
-    if isinstance(value, decimal.Decimal):
-        return _cell(float(value))
-    return str(value)
 
 
 # -- text/plain -------------------------------------------------------------------------------
