@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
@@ -55,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args, out, err))
     except ZLensError as exc:
-        err.print(f"[red]zlens: error:[/] {exc}", markup=True, highlight=False)
+        err.print(f"[red]zlens: error:[/] {escape(str(exc))}", markup=True, highlight=False)
         return 2
     except KeyboardInterrupt:
         err.print("zlens: interrupted")
@@ -133,7 +134,7 @@ def _ask(args: argparse.Namespace, out: Console, err: Console) -> int:
     parse_mode(args.mode)
     session = _session(args)
     for problem in session.library.errors:
-        err.print(f"[yellow]zlens: warning:[/] skipped a bad block file: {problem}")
+        err.print(f"[yellow]zlens: warning:[/] skipped a bad block file: {escape(str(problem))}")
     progress = None if args.quiet else _progress(err)
     run = session.ask(
         args.question,
@@ -155,11 +156,14 @@ def _progress(err: Console) -> Any:
             return
         phase = PHASE.get(event.type, "done" if event.type.value.startswith("run.") else "")
         status = f" [{event.status}]" if event.status else ""
-        err.print(
-            f"[dim]{event.seq:>3}[/] [cyan]{phase:<8}[/] {event.type.value:<20} "
-            f"{event.message[:100]}{status}",
-            highlight=False,
+        # Assembled, not formatted into markup: messages carry the user's question and the
+        # model's words, and "[/bold]" in them must print as typed, not break the line.
+        line = Text.assemble(
+            (f"{event.seq:>3} ", "dim"),
+            (f"{phase:<8} ", "cyan"),
+            f"{event.type.value:<20} {event.message[:100]}{status}",
         )
+        err.print(line, highlight=False)
 
     return show
 
@@ -186,10 +190,11 @@ def render_run(run: AgentRun, out: Console) -> None:
     if run.sql:
         out.print(Syntax(run.sql, "sql", theme="ansi_dark", word_wrap=True))
     out.print(
-        f"trust: [{TRUST_STYLE.get(trust, '')}]{trust.replace('_', ' ')}[/] — {run.trust_reason}",
+        f"trust: [{TRUST_STYLE.get(trust, '')}]{trust.replace('_', ' ')}[/] — "
+        f"{escape(run.trust_reason or '')}",
         highlight=False,
     )
-    out.print(f"[dim]run {run.id} · {run.summary}[/]", highlight=False)
+    out.print(f"[dim]run {run.id} · {escape(run.summary or '')}[/]", highlight=False)
 
 
 def _is_number(value: Any) -> bool:
@@ -202,9 +207,8 @@ def _runs(args: argparse.Namespace, out: Console, err: Console) -> int:
     table = Table("id", "started", "status", "trust", "route", "question")
     table.columns[0].no_wrap = True
     for s in RunStore(_project(args)).list(limit=args.limit):
-        table.add_row(
-            s.id, s.started_at[:19], s.status, s.trust_state or "-", s.route or "-", s.question[:60]
-        )
+        cells = (s.id, s.started_at[:19], s.status, s.trust_state or "-", s.route or "-")
+        table.add_row(*(Text(c) for c in (*cells, s.question[:60])))
     out.print(table)
     return 0
 
@@ -216,7 +220,7 @@ def _show(args: argparse.Namespace, out: Console, err: Console) -> int:
     if args.json:
         out.print_json(json.dumps(run.to_dict(), default=str))
         return 0
-    out.print(f"[bold]{run.question}[/]")
+    out.print(f"[bold]{escape(run.question)}[/]")
     for step in run.steps:
         out.print(
             f"step {step.index + 1}: {step.route.value} → {step.status.value} "
@@ -224,7 +228,7 @@ def _show(args: argparse.Namespace, out: Console, err: Console) -> int:
         )
         for ev in step.evaluations:
             mark = "[green]✓[/]" if ev.passed else "[red]✗[/]"
-            out.print(f"   {mark} {ev.label}: {ev.message}", highlight=False)
+            out.print(f"   {mark} {escape(f'{ev.label}: {ev.message}')}", highlight=False)
     render_run(run, out)
     return 0
 
@@ -233,16 +237,17 @@ def _blocks(args: argparse.Namespace, out: Console, err: Console) -> int:
     session = _session(args)
     table = Table("name", "status", "domain", "grain", "file")
     for block in session.blocks():
-        table.add_row(
+        cells = (
             block.name,
             str(block.status),
             block.domain or "",
             block.grain or "",
             str(session.library.file_of(block) or ""),
         )
+        table.add_row(*(Text(c) for c in cells))
     out.print(table)
     for problem in session.library.errors:
-        err.print(f"[yellow]bad block file:[/] {problem}")
+        err.print(f"[yellow]bad block file:[/] {escape(str(problem))}")
     return 0
 
 
@@ -255,7 +260,7 @@ def _certify(args: argparse.Namespace, out: Console, err: Console) -> int:
     session = _session(args)
     block = session.certify(args.name, by=args.by)
     record = block.certification or {}
-    out.print(f'certified "{block.name}" by {record.get("by")} at {record.get("at")}')
+    out.print(Text(f'certified "{block.name}" by {record.get("by")} at {record.get("at")}'))
     return 0
 
 
@@ -271,12 +276,14 @@ def _dql_run(args: argparse.Namespace, out: Console, err: Console) -> int:
     load_dql(path)  # a malformed file fails here with file:line:column
     result = session.run_dql(path.read_text(encoding="utf-8"))
     preview = result.preview
-    table = Table(*[str(c) for c in preview.columns])
+    table = Table()
+    for column in preview.columns:
+        table.add_column(Text(str(column)))
     for row in preview.rows[:20]:
-        table.add_row(*("" if v is None else str(v) for v in row))
+        table.add_row(*(Text(cell_text(v)) for v in row))
     out.print(table)
     for a in result.assertions:
-        out.print(f"{'✓' if a.passed else '✗'} {a.expression} (observed {a.observed})")
+        out.print(Text(f"{'✓' if a.passed else '✗'} {a.expression} (observed {a.observed})"))
     return 0 if result.passed else 1
 
 

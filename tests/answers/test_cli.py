@@ -117,3 +117,22 @@ def test_cell_text_doctests():
 
     result = doctest.testmod(formatting)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_progress_lines_print_the_question_as_typed(sample_cache, tmp_path):
+    question = "revenue by segment [/bold] [red]x"
+    out = zlens("ask", question, "--db", "sample", env_cache=sample_cache, cwd=tmp_path)
+    first = out.stderr.splitlines()[0]
+    assert "run.started" in first and question in first
+    assert "[completed]" in out.stderr.splitlines()[-1]
+
+
+def test_runs_and_show_print_a_bracketed_question_as_typed(sample_cache, tmp_path):
+    question = "[red]why[/red] revenue by segment"
+    asked = zlens("ask", question, "--db", "sample", env_cache=sample_cache, cwd=tmp_path)
+    assert asked.returncode == 0, asked.stderr
+    runs = zlens("runs", env_cache=sample_cache, cwd=tmp_path)
+    assert question in runs.stdout, runs.stdout
+    run_id = runs.stdout.split("run_")[1].split()[0]
+    shown = zlens("show", f"run_{run_id}", env_cache=sample_cache, cwd=tmp_path)
+    assert shown.stdout.splitlines()[0] == question
