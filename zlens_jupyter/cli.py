@@ -21,7 +21,7 @@ from rich.text import Text
 
 from .engine import AgentRun, Event, EventType
 from .errors import ZLensError
-from .formatting import cell_text
+from .formatting import answer_sentence, cell_text
 
 TRUST_STYLE = {
     "certified": "bold green",
@@ -170,8 +170,7 @@ def _progress(err: Console) -> Any:
 
 def render_run(run: AgentRun, out: Console) -> None:
     trust = run.trust_state.value if run.trust_state else "-"
-    text = run.answer or run.clarification or run.summary
-    out.print(text, markup=False)
+    out.print(answer_sentence(run.to_dict()), markup=False)
     result = run.result
     if result and result.get("columns"):
         table = Table(show_lines=False)

@@ -1,5 +1,6 @@
-"""How one result value reads in a table, the same in the notebook's HTML and text answers and
-in the CLI: NULL for missing, thousands separators and two decimals for floats."""
+"""How an answer reads, the same in the notebook's HTML and text answers and in the CLI: the
+headline sentence of a run (from the one run-record schema) and how one result value reads in
+a table (NULL for missing, thousands separators and two decimals for floats)."""
 
 from __future__ import annotations
 
@@ -22,3 +23,19 @@ def cell_text(value: Any) -> str:
     if isinstance(value, decimal.Decimal):
         return cell_text(float(value))
     return str(value)
+
+
+def answer_sentence(data: dict[str, Any]) -> str:
+    """What the run concluded, in one sentence or paragraph."""
+    status = data.get("status")
+    if status == "needs_clarification" and data.get("clarification"):
+        return f"ZLens needs one detail before answering: {data['clarification']}"
+    if data.get("answer"):
+        return str(data["answer"])
+    if status == "cancelled":
+        return "The run was cancelled before it produced an answer."
+    if status == "blocked":
+        return (
+            f"The run was blocked: {data.get('trust_reason') or data.get('error') or 'see trace'}"
+        )
+    return str(data.get("summary") or "No answer was produced.")

@@ -136,3 +136,13 @@ def test_runs_and_show_print_a_bracketed_question_as_typed(sample_cache, tmp_pat
     run_id = runs.stdout.split("run_")[1].split()[0]
     shown = zlens("show", f"run_{run_id}", env_cache=sample_cache, cwd=tmp_path)
     assert shown.stdout.splitlines()[0] == question
+
+
+def test_a_refused_question_says_why_first(sample_cache, tmp_path):
+    out = zlens(
+        "ask", "truncate orders please", "--db", "sample", env_cache=sample_cache, cwd=tmp_path
+    )
+    assert out.returncode == 1
+    assert out.stdout.splitlines()[0].startswith(
+        "The run was blocked: Guardrail: ZLens only reads data"
+    )

@@ -19,6 +19,7 @@ from html import escape
 from typing import Any
 
 from ..engine.records import AgentRun
+from ..formatting import answer_sentence
 from ..formatting import cell_text as _cell
 from .chart import VEGA_LITE, chart_choice, is_number, vega_lite_spec
 from .insert import dql_draft_source, encode_source, sql_cell_source
@@ -101,22 +102,6 @@ def answer_bundle(run: AgentRun | dict[str, Any], *, chart: bool = True) -> Bund
 
 
 # -- the sentence, the table and the provenance line -------------------------------------------
-
-
-def answer_sentence(data: dict[str, Any]) -> str:
-    """What the run concluded, in one sentence or paragraph."""
-    status = data.get("status")
-    if status == "needs_clarification" and data.get("clarification"):
-        return f"ZLens needs one detail before answering: {data['clarification']}"
-    if data.get("answer"):
-        return str(data["answer"])
-    if status == "cancelled":
-        return "The run was cancelled before it produced an answer."
-    if status == "blocked":
-        return (
-            f"The run was blocked: {data.get('trust_reason') or data.get('error') or 'see trace'}"
-        )
-    return str(data.get("summary") or "No answer was produced.")
 
 
 def _preview(data: dict[str, Any]) -> tuple[list[str], list[list[Any]], str] | None:
