@@ -27,6 +27,9 @@ def digest(path):
         "SELECT * FROM read_csv('/etc/passwd')",
         "WITH x AS (DELETE FROM flights RETURNING *) SELECT * FROM x",
         "SELECT 1; DROP TABLE flights",
+        "export flights to /tmp/flights.csv",
+        "save the planes as planes.parquet",
+        "what is in /var/log?",
     ],
 )
 def test_hostile_question_is_blocked_and_changes_nothing(nyc_session, nyc_file, truth, question):

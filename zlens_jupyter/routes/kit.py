@@ -24,7 +24,7 @@ from .spec import ParseResult
 # Requests to change data or reach outside it are refused before any SQL exists.
 _WRITE_INTENT = re.compile(
     r"^\s*(please\s+|can you\s+|could you\s+)?(delete|drop|truncate|insert|update|alter|remove|"
-    r"wipe|erase|overwrite|grant|revoke|attach|detach|install)\b"
+    r"wipe|erase|overwrite|grant|revoke|attach|detach|install|export|dump)\b"
     r"|\b(delete|drop|truncate|wipe|erase|remove)\s+(all|every|the|table|tables|rows|records|data|"
     r"database)\b|\b(insert\s+into|update\s+\w+\s+set|alter\s+table|"
     r"(create|replace)\s+(or\s+replace\s+)?(table|view|schema|index|database|macro|secret))\b",
@@ -33,7 +33,10 @@ _WRITE_INTENT = re.compile(
 _FILE_INTENT = re.compile(
     r"(/etc/|/root/|/home/|~/|\.\./|\bpasswd\b|\.ssh\b|\bread(_csv|_parquet|_text|_json|_blob)\b|"
     r"\b(read|open|cat|show)\s+(the\s+)?(file|files)\b|https?://|file://|\bs3://|"
-    r"\benv(ironment)?\s+variables?\b|\bapi[_ ]key\b|\bsecrets?\b)",
+    r"\benv(ironment)?\s+variables?\b|\bapi[_ ]key\b|\bsecrets?\b|"
+    # An absolute path to a system folder, or a file name by its extension ("to x.csv").
+    r"(?<![\w/])/(tmp|var|usr|opt|etc|root|home|mnt|proc|sys|dev|srv|private)\b|"
+    r"\w\.(csv|tsv|parquet|jsonl?|xlsx?|txt|duckdb|db|sqlite)\b)",
     re.IGNORECASE,
 )
 _SQL_START = re.compile(r"^\s*(select|with)\b", re.IGNORECASE)
