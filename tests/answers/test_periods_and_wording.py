@@ -148,3 +148,29 @@ def test_how_many_counts_the_table_of_the_compared_column(shop):
     ).fetchone()
     assert run.trust_state is TrustState.GROUNDED
     assert run.result["rows"] == [[expected]] and "products.cost > 500" in run.sql
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "label"),
+    [
+        ("month", "2025-12-01", "2025-12"),
+        ("quarter", "2025-10-01", "Q4 2025"),
+        ("year", "2024-01-01", "2024"),
+        ("order_date", "2025-12-01", "2025-12-01"),  # not a grain column: left as it is
+        ("month", 12, 12),  # an integer month number is not a date
+    ],
+)
+def test_truncated_dates_read_as_their_grain(column, value, label):
+    from zlens_jupyter.routes.narrate import period_label
+
+    assert period_label(column, value) == label
+
+
+def test_a_quarterly_answer_names_quarters(shop):
+    first, last = shop.warehouse.connection.execute(
+        "SELECT min(order_date)::DATE, max(order_date)::DATE FROM orders"
+    ).fetchone()
+    run = shop.ask("orders by quarter")
+    start = f"Q{(first.month - 1) // 3 + 1} {first.year}"
+    end = f"Q{(last.month - 1) // 3 + 1} {last.year}"
+    assert run.answer.startswith(f"Orders by quarter from {start} to {end}: ")

@@ -47,6 +47,7 @@ def describe(
 
     `measure` names the value column when it is not the last one (a block's chart y)."""
     columns, rows = result["columns"], result["rows"]
+    rows = [[period_label(c, v) for c, v in zip(columns, row, strict=False)] for row in rows]
     if measure in columns and measure != columns[-1]:
         at = columns.index(measure)
         keep = [i for i, c in enumerate(columns) if i == at or not _numeric_column(rows, i)]
@@ -90,6 +91,24 @@ def describe(
     end = "" if more else "."
     groups = f"first {total} groups shown" if result.get("truncated") else f"{total} groups"
     return f"{label} by {', '.join(dims)} ({groups}): {listed}{more}{where}{end}"
+
+
+_ISO_DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
+
+
+def period_label(column: str, value: Any) -> Any:
+    """A truncated date as people say it, by the grain its column is named after:
+    month "2025-12-01" -> "2025-12", quarter -> "Q4 2025", year -> "2025"."""
+    grain = column.lower()
+    match = _ISO_DAY.match(value) if isinstance(value, str) else None
+    if match is None or grain not in ("month", "quarter", "year"):
+        return value
+    year, month = match.group(1), int(match.group(2))
+    if grain == "year":
+        return year
+    if grain == "quarter":
+        return f"Q{(month - 1) // 3 + 1} {year}"
+    return f"{year}-{month:02d}"
 
 
 def _listing(result: dict[str, Any], columns: list[str], rows: list[list[Any]], where: str) -> str:
