@@ -364,3 +364,16 @@ def test_duckdbs_own_column_names_read_as_words(nyc_session, truth):
     assert run.answer == f"Count is {count:,}."
     run = nyc_session.ask("select sum(distance) from flights")
     assert run.answer.startswith("Total distance is ")
+
+
+def test_a_kernel_interrupt_cancels_the_run_instead_of_blocking_it(nyc_session):
+    import os
+    import signal
+    import threading
+
+    from zlens_jupyter.engine import StopReason
+
+    threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+    run = nyc_session.ask("SELECT count(*) FROM range(100000000000) AS a", deadline_s=600)
+    assert run.status is RunStatus.CANCELLED, (run.status, run.trust_reason)
+    assert run.stop_reason is StopReason.USER_CANCELLED

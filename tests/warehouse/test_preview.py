@@ -230,3 +230,16 @@ def test_a_dataframe_in_the_callers_scope_is_not_a_table() -> None:
     assert len(payroll) == 1
     # The user's own connection keeps its behaviour: only our cursors turn the scans off.
     assert con.execute("SELECT count(*) FROM payroll").fetchone() == (1,)
+
+
+def test_a_kernel_interrupt_during_a_query_is_a_keyboard_interrupt() -> None:
+    # Jupyter's Stop sends SIGINT. Landing inside DuckDB it surfaces as a bare
+    # RuntimeError("Query interrupted"); the preview must hand the loop a KeyboardInterrupt
+    # (its cancel path), not a crash.
+    import os
+    import signal
+
+    warehouse = Warehouse.connect(":memory:")
+    with pytest.raises(KeyboardInterrupt):
+        threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+        warehouse.preview("SELECT count(*) FROM range(100000000000) AS a", timeout_s=120)

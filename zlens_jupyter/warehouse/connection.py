@@ -90,9 +90,18 @@ def bounded_cursor(
         cursor.close()
 
 
-def translate_error(error: duckdb.Error, deadline: Deadline) -> BaseException:
-    """Map a DuckDB error to ours, keeping DuckDB's own words (and its "Did you mean")."""
+def is_interrupt(error: BaseException) -> bool:
+    """Whether DuckDB stopped the statement on an interrupt. A SIGINT (Jupyter's Stop, Ctrl-C)
+    that lands while DuckDB runs surfaces as a plain RuntimeError("Query interrupted"), not
+    as duckdb.InterruptException: both mean the same thing."""
     if isinstance(error, duckdb.InterruptException):
+        return True
+    return type(error) is RuntimeError and str(error).strip().lower() == "query interrupted"
+
+
+def translate_error(error: BaseException, deadline: Deadline) -> BaseException:
+    """Map a DuckDB error to ours, keeping DuckDB's own words (and its "Did you mean")."""
+    if is_interrupt(error):
         if deadline.expired:
             return QueryTimeout(
                 f"the query ran past its {deadline.seconds:g} s limit and was stopped; "
@@ -114,9 +123,11 @@ def fetch_best_effort(
     with bounded_cursor(connection, timeout_s) as (cursor, deadline):
         try:
             return cursor.execute(sql).fetchall()
-        except duckdb.InterruptException:
+        except (duckdb.Error, RuntimeError) as error:
+            if not is_interrupt(error):
+                if isinstance(error, duckdb.Error):
+                    return None
+                raise
             if not deadline.expired:
                 raise KeyboardInterrupt from None
-            return None
-        except duckdb.Error:
             return None

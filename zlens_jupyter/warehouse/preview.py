@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 
 from zlens_jupyter.errors import GuardrailViolation, QueryError
-from zlens_jupyter.warehouse.connection import bounded_cursor, translate_error
+from zlens_jupyter.warehouse.connection import bounded_cursor, is_interrupt, translate_error
 from zlens_jupyter.warehouse.models import Preview
 
 _LINE = re.compile(r"LINE (\d+):")
@@ -67,7 +67,9 @@ def run_preview(
             cursor.execute(wrapped, params)
             rows = cursor.fetchmany(limit + 1)
             description = cursor.description or []
-        except duckdb.Error as error:
+        except (duckdb.Error, RuntimeError) as error:
+            if not isinstance(error, duckdb.Error) and not is_interrupt(error):
+                raise
             raise _unwrapped(translate_error(error, deadline)) from error
     elapsed_ms = (time.perf_counter() - started) * 1000.0
     truncated = len(rows) > limit
