@@ -182,3 +182,32 @@ def test_a_session_is_opened_on_first_use_with_the_configured_database(nb):
     nb.run("%zlens --no-panel What is revenue by segment?")
     assert isinstance(nb.magics.session, Session)
     assert nb.magics.session.project_dir.name == "sample-project"
+
+
+def test_the_model_is_configured_by_the_zlens_traitlets(nb):
+    # A real loopback OpenAI server; its one reply refuses the key, so the step degrades to
+    # the offline path after exactly one request — which proves the traitlets pointed there.
+    from fake_openai import FakeOpenAIServer, unauthorized
+
+    with FakeOpenAIServer() as server:
+        server.script(unauthorized())
+        nb.run(f"%config ZLens.base_url = {server.base_url!r}")
+        nb.run("%config ZLens.model = 'shop-model'")
+        nb.run("%config ZLens.model_timeout = 5.0")
+        nb.run("%zlens connect sample")
+        config = nb.magics.session.model_config
+        assert (config.base_url, config.model, config.timeout_s) == (
+            server.base_url,
+            "shop-model",
+            5.0,
+        )
+        assert config.plan_steps is False  # opt-in
+        run, _ = nb.run("%zlens --no-panel number of orders by channel")
+        assert len(server.requests) == 1
+        assert server.requests[0].body["model"] == "shop-model"
+        assert run.status.value == "completed" and "rejected the credentials" in str(
+            run.provenance.get("degraded")
+        )
+        nb.run("%config ZLens.model_planner = True")
+        nb.run("%zlens connect sample")
+        assert nb.magics.session.model_config.plan_steps is True

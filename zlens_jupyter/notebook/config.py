@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from traitlets import Bool, Float, Int, Unicode
 from traitlets.config import Configurable
 
@@ -28,6 +30,27 @@ class ZLens(Configurable):
     deadline = Float(120.0, help="wall-clock seconds per run").tag(config=True)
     preview_limit = Int(1000, help="rows fetched per query preview").tag(config=True)
     panel = Bool(True, help="show the live run panel").tag(config=True)
+    # A model is optional. The API key stays in OPENAI_API_KEY: config files get shared.
+    model = Unicode("", help="model name; default $ZLENS_MODEL, else gpt-4o-mini").tag(config=True)
+    base_url = Unicode(
+        "",
+        help="OpenAI-compatible endpoint; default $OPENAI_BASE_URL (a local server needs no key)",
+    ).tag(config=True)
+    model_planner = Bool(
+        False, help="let the model split a question into steps (one more call per question)"
+    ).tag(config=True)
+    model_timeout = Float(30.0, help="seconds per model call").tag(config=True)
+
+    def model_config(self) -> Any:
+        """The ModelConfig these settings and the environment describe, or None (offline)."""
+        from ..llm import ModelConfig
+
+        return ModelConfig.from_env(
+            model=self.model or None,
+            base_url=self.base_url or None,
+            timeout_s=self.model_timeout,
+            plan_steps=self.model_planner or None,  # False leaves ZLENS_MODEL_PLANNER in charge
+        )
 
     def budget(self) -> Budget:
         return Budget(

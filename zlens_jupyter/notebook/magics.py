@@ -281,6 +281,7 @@ class ZLensMagics(Magics):
             project,
             budget=self.settings.budget(),
             preview_limit=self.settings.preview_limit,
+            model=self.settings.model_config(),
         )
 
 
