@@ -3,7 +3,8 @@ an explicit loopback endpoint): a developer's own OPENAI_* variables must not le
 
 Hypothesis: CI (`HYPOTHESIS_PROFILE=ci`, set by .ci/run) replays the same examples every
 time, so a landing is never decided by a lucky or unlucky draw; a developer's run explores
-fresh examples (the default profile) and is where new counter-examples are found.
+fresh examples (the default profile, or HYPOTHESIS_PROFILE=explore for 2,000 per test) and is
+where new counter-examples are found.
 """
 
 from __future__ import annotations

