@@ -13,7 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from . import gates
-from .dql import Block, BlockLibrary, BlockRun, certify, parse_dql, run_block
+from .dql import (
+    Block,
+    BlockLibrary,
+    BlockRun,
+    certify,
+    parse_dql,
+    refresh_certification,
+    run_block,
+)
 from .engine import (
     AgentRun,
     Audience,
@@ -28,6 +36,7 @@ from .engine import (
     RunRequest,
 )
 from .errors import ConfigError, UserError
+from .interrupts import cancel_on_interrupt
 from .routes.certified import CertifiedAnswer, match_certified
 from .routes.conversation import Clarify, Converse
 from .routes.drafts import BlockDraft, SqlCell
@@ -76,6 +85,9 @@ class Session:
         """Re-read blocks and the semantic model (after certifying, or editing files)."""
         self.library = BlockLibrary.load(self.project_dir)
         self.semantic = load_semantic(self.project_dir)
+        refresh_certification(
+            self.library, self.warehouse, metric_resolver=self.semantic.metric_expression
+        )
         self.warehouse.declare_relationships(
             [
                 (r.from_table, r.from_column, r.to_table, r.to_column)
@@ -156,13 +168,30 @@ class Session:
             budget=budget,
             context={"database": _describe(self.target), "project": str(self.project_dir)},
         )
-        with self.warehouse.pinned():  # one run sees one schema, checked once
+        cancel = cancel or CancelToken()
+        # Ctrl-C / Stop / a kernel interrupt cancels this run and its running statement.
+        with cancel_on_interrupt(cancel), self.warehouse.pinned():  # one schema per run
             return self.engine.run(request, on_event, cancel=cancel)
 
     # -- blocks ------------------------------------------------------------------------
 
     def blocks(self) -> list[Block]:
+        """The project's blocks, with statuses as they stand now: a certified block whose SQL
+        or schema drifted lists as `pending_recertification`, one certified only by its
+        file's word as `review` (`library.lowered` says why for each)."""
+        self.refresh_certification()
         return list(self.library.blocks)
+
+    def refresh_certification(self) -> dict[str, str]:
+        """Re-check every certified block against its record; {block: why it was lowered}."""
+        lowered = dict(self.library.lowered)
+        lowered.update(
+            refresh_certification(
+                self.library, self.warehouse, metric_resolver=self.semantic.metric_expression
+            )
+        )
+        self.library.lowered = lowered
+        return lowered
 
     def certify(self, name: str, *, by: str | None = None) -> Block:
         """A person's act: certify a reviewed block (refused with the reasons if it is not

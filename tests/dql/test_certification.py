@@ -17,6 +17,7 @@ from zlens_jupyter.dql import (
     check_drift,
     normalized_sql,
     referenced_tables,
+    refresh_certification,
     sql_hash,
 )
 from zlens_jupyter.errors import UserError
@@ -195,7 +196,7 @@ def test_no_drift_right_after_certification(project: Path, runner: Any) -> None:
     library = _certify_carriers(project, runner)
     block = library.require("Flights by carrier")
     assert check_drift(block, library, runner) is None
-    assert library.refresh_certification(runner) == {}
+    assert refresh_certification(library, runner) == {}
 
 
 def test_drift_after_schema_change(
@@ -207,7 +208,7 @@ def test_drift_after_schema_change(
     reason = check_drift(block, library, runner)
     assert reason is not None and "schema of flights changed" in reason
 
-    drifted = library.refresh_certification(runner)
+    drifted = refresh_certification(library, runner)
     assert drifted == {"Flights by carrier": reason}
     assert library.require("Flights by carrier").status is BlockStatus.PENDING_RECERTIFICATION
     assert library.certified() == []
@@ -216,7 +217,7 @@ def test_drift_after_schema_change(
     assert on_disk.status is BlockStatus.CERTIFIED
 
     library = BlockLibrary.load(project)
-    library.refresh_certification(runner, persist=True)
+    refresh_certification(library, runner, persist=True)
     reloaded = BlockLibrary.load(project).require("Flights by carrier")
     assert reloaded.status is BlockStatus.PENDING_RECERTIFICATION
     assert reloaded.certification is not None  # the old record stays for review
@@ -228,7 +229,7 @@ def test_drift_after_sql_edit(project: Path, runner: Any) -> None:
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("GROUP BY carrier", "WHERE origin = 'JFK' GROUP BY carrier"))
     library = BlockLibrary.load(project)
-    drifted = library.refresh_certification(runner, persist=True)
+    drifted = refresh_certification(library, runner, persist=True)
     assert "SQL changed since certification" in drifted["Flights by carrier"]
     reloaded = BlockLibrary.load(project)
     assert reloaded.require("Flights by carrier").status is BlockStatus.PENDING_RECERTIFICATION
@@ -246,21 +247,36 @@ def test_cosmetic_sql_edits_are_not_drift(project: Path, runner: Any) -> None:
         )
     )
     library = BlockLibrary.load(project)
-    assert library.refresh_certification(runner) == {}
+    assert refresh_certification(library, runner) == {}
 
 
-def test_certified_in_file_without_record_counts_as_declared(project: Path, runner: Any) -> None:
-    _write(
-        project,
-        "declared.dql",
-        'block "Declared" {\n  status = "certified"\n  query = """SELECT 1 AS one"""\n}',
-    )
+def test_a_file_saying_certified_without_a_record_is_lowered_to_review(
+    project: Path, runner: Any
+) -> None:
+    text = 'block "Declared" {\n  status = "certified"\n  query = """SELECT 1 AS one"""\n}'
+    path = _write(project, "declared.dql", text)
     library = BlockLibrary.load(project)
     block = library.require("Declared")
-    assert block in library.certified()
     assert block.trust_source == "declared in file"
-    assert check_drift(block, library, runner) is None
-    assert library.refresh_certification(runner) == {}
+    assert check_drift(block, library, runner) is None  # nothing recorded to drift from
+    lowered = refresh_certification(library, runner, persist=True)
+    assert "no certification record" in lowered["Declared"]
+    assert 'zlens certify "Declared" --by' in lowered["Declared"]
+    assert library.require("Declared").status is BlockStatus.REVIEW
+    assert library.certified() == [] and library.lowered == lowered
+    assert path.read_text(encoding="utf-8") == text  # the user's file is theirs to fix
+
+
+def test_a_partial_record_does_not_certify(project: Path, runner: Any) -> None:
+    library = _certify_carriers(project, runner)
+    path = project / CARRIERS
+    text = path.read_text(encoding="utf-8")
+    kept = "\n".join(line for line in text.splitlines() if "sql_hash" not in line)
+    path.write_text(kept, encoding="utf-8")
+    library = BlockLibrary.load(project)
+    lowered = refresh_certification(library, runner)
+    assert "certification record has no sql_hash" in lowered["Flights by carrier"]
+    assert library.require("Flights by carrier").status is BlockStatus.REVIEW
 
 
 def test_certify_a_one_line_block_still_writes_a_valid_file(project: Path, runner: Any) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import filecmp
 from pathlib import Path
 
+from zlens_jupyter.dql import BlockLibrary, BlockStatus, load_dql
 from zlens_jupyter.sample import bundled_project, open_sample, sample_project_dir
+from zlens_jupyter.sample.workspace import SAMPLE_CERTIFIED_BLOCKS
 
 
 def bundled_files() -> set[str]:
@@ -21,9 +23,20 @@ def test_first_use_copies_the_bundled_project(fresh_cache: Path) -> None:
     assert "semantic/shop.yml" in copied
     assert len([f for f in copied if f.startswith("blocks/") and f.endswith(".dql")]) >= 5
     root = Path(str(bundled_project()))
+    certified = {b.source for b in BlockLibrary.load(project).certified()}
     for name in copied:
-        assert filecmp.cmp(project / name, root / name, shallow=False), name
-    assert [p.name for p in fresh_cache.iterdir()] == ["sample-project"]  # no staging left
+        if str(project / name) not in certified:
+            assert filecmp.cmp(project / name, root / name, shallow=False), name
+    # The certified blocks differ only by the status and the record the certify code wrote.
+    assert len(certified) == len(SAMPLE_CERTIFIED_BLOCKS)
+    for source in certified:
+        (copy,) = load_dql(source).blocks
+        (shipped,) = load_dql(root / Path(source).relative_to(project)).blocks
+        assert copy.certification and shipped.status is BlockStatus.REVIEW
+        copy.items = [i for i in copy.items if getattr(i, "name", None) != "certification"]
+        copy.status = BlockStatus.REVIEW
+        assert copy == shipped
+    assert not [p.name for p in fresh_cache.iterdir() if p.name.endswith(".tmp")]
 
 
 def test_existing_copy_is_never_overwritten(fresh_cache: Path) -> None:

@@ -10,14 +10,19 @@ from zlens_jupyter.dql.certification import (
     Verdict,
     certification_verdict,
     certify,
+    certify_command,
     check_drift,
+    missing_record,
     normalized_sql,
     referenced_tables,
+    refresh_certification,
     sql_hash,
 )
+from zlens_jupyter.dql.document import DQLFile
 from zlens_jupyter.dql.editing import edit_block_text, write_text_atomic
 from zlens_jupyter.dql.formatter import format_declaration, format_dql, format_value
 from zlens_jupyter.dql.library import BlockLibrary
+from zlens_jupyter.dql.literals import Ident
 from zlens_jupyter.dql.model import (
     Assertion,
     BlockStatus,
@@ -25,9 +30,7 @@ from zlens_jupyter.dql.model import (
     Comment,
     Declaration,
     Domain,
-    DQLFile,
     Field,
-    Ident,
     Reference,
     Section,
     Span,
@@ -73,6 +76,7 @@ __all__ = [
     "Verdict",
     "certification_verdict",
     "certify",
+    "certify_command",
     "check_drift",
     "compile_block",
     "edit_block_text",
@@ -83,10 +87,12 @@ __all__ = [
     "format_dql",
     "format_value",
     "load_dql",
+    "missing_record",
     "normalized_sql",
     "parse_block",
     "parse_dql",
     "referenced_tables",
+    "refresh_certification",
     "run_block",
     "sql_hash",
     "write_text_atomic",

@@ -7,6 +7,10 @@ is read-only, runs, returns every declared output, and it has at least one test,
 Certifying records who, when, a hash of the normalized compiled SQL, the referenced tables and
 a fingerprint of their schema. A certified block whose SQL or schema has since changed has
 drifted and becomes `pending_recertification` until a person certifies it again.
+
+The record is what makes a block certified, not the word in its file: a block whose file says
+`status = "certified"` with no complete record (someone typed it) is trusted no more than a
+block under review, and says which command would certify it.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlglot
 from sqlglot import exp
@@ -24,13 +28,14 @@ from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
 from sqlglot.optimizer.scope import traverse_scope
 
 from zlens_jupyter.dql.block import Block
+from zlens_jupyter.dql.library import BlockLibrary
 from zlens_jupyter.dql.model import BlockStatus, Field, Section
 from zlens_jupyter.dql.references import MetricResolver, compile_block
 from zlens_jupyter.dql.runner import BlockRun, QueryRunner, run_block
 from zlens_jupyter.errors import GuardrailViolation, UserError
 
-if TYPE_CHECKING:
-    from zlens_jupyter.dql.library import BlockLibrary
+# What a certification record must hold to vouch for a block.
+RECORD_FIELDS = ("by", "at", "sql_hash", "schema_fingerprint")
 
 REQUIRED_METADATA = ("domain", "owner", "description", "grain", "outputs")
 _EXAMPLES = {
@@ -136,6 +141,34 @@ def certify(
     )
 
 
+def certify_command(block_name: str) -> str:
+    """The command a person runs to certify a block (what an unrecorded block's message says)."""
+    return f'zlens certify "{block_name}" --by you@example.com'
+
+
+def missing_record(block: Block) -> str | None:
+    """Why a block that says `certified` has no certification record to back it, or None.
+
+    >>> from zlens_jupyter.dql import parse_block
+    >>> missing_record(parse_block('block "B" { status = "certified" }')).split(",")[:2]
+    ['its file says certified', ' but there is no certification record (who']
+    """
+    if not block.is_certified:
+        return None
+    record = block.certification or {}
+    absent = [name for name in RECORD_FIELDS if not record.get(name)]
+    if not absent:
+        return None
+    what = (
+        "there is no certification record (who, when, SQL hash, schema fingerprint)"
+        if len(absent) == len(RECORD_FIELDS)
+        else f"its certification record has no {', '.join(absent)}"
+    )
+    return f"its file says certified, but {what}; a person certifies it with: " + (
+        certify_command(block.name)
+    )
+
+
 def check_drift(
     block: Block,
     library: BlockLibrary | None,
@@ -145,11 +178,11 @@ def check_drift(
 ) -> str | None:
     """Why a certified block no longer matches its certification record, or None.
 
-    Blocks that are not certified, or certified in the file without a record (trust source
-    "declared in file"), have nothing to compare against and return None.
+    Blocks that are not certified, or certified without a record (see `missing_record`), have
+    nothing to compare against and return None.
     """
     record = block.certification
-    if not block.is_certified or not record:
+    if not block.is_certified or not record or missing_record(block):
         return None
     try:
         compiled = compile_block(
@@ -159,23 +192,53 @@ def check_drift(
         return f"query no longer compiles: {exc}"
     recorded_hash = record.get("sql_hash")
     current_hash = sql_hash(compiled.sql)
-    if recorded_hash and recorded_hash != current_hash:
-        return f"SQL changed since certification ({recorded_hash} → {current_hash})"
-    recorded_fingerprint = record.get("schema_fingerprint")
-    if recorded_fingerprint:
-        tables = record.get("tables")
-        names = (
-            [str(t) for t in tables]
-            if isinstance(tables, list)
-            else referenced_tables(compiled.sql)
-        )
-        try:
-            current = runner.schema_fingerprint(names)
-        except Exception as exc:  # a dropped table can make fingerprinting itself fail
-            return f"schema of {', '.join(names)} could not be read: {exc}"
-        if current != recorded_fingerprint:
-            return f"schema of {', '.join(names) or 'the database'} changed since certification"
+    if recorded_hash != current_hash:
+        return f"its SQL changed since certification ({recorded_hash} → {current_hash})"
+    tables = record.get("tables")
+    names = (
+        [str(t) for t in tables] if isinstance(tables, list) else referenced_tables(compiled.sql)
+    )
+    try:
+        current = runner.schema_fingerprint(names)
+    except Exception as exc:  # a dropped table can make fingerprinting itself fail
+        return f"the schema of {', '.join(names)} could not be read: {exc}"
+    if current != record.get("schema_fingerprint"):
+        return f"the schema of {', '.join(names) or 'the database'} changed since certification"
     return None
+
+
+def refresh_certification(
+    library: BlockLibrary,
+    runner: QueryRunner,
+    *,
+    persist: bool = False,
+    metric_resolver: MetricResolver | None = None,
+) -> dict[str, str]:
+    """Lower every block whose `certified` status nothing backs any more; {name: why}.
+
+    A drifted block becomes `pending_recertification`; a block certified only by its file's
+    word becomes `review` (nobody ever certified it, so there is nothing to re-certify). In
+    memory unless `persist=True`, which writes the drifted statuses into the files (a block
+    without a record keeps its file untouched: the user's text is theirs to fix).
+    """
+    lowered: dict[str, str] = {}
+    for block in library.certified():
+        unrecorded = missing_record(block)
+        if unrecorded is not None:
+            lowered[block.name] = unrecorded
+            block.status = BlockStatus.REVIEW
+            continue
+        reason = check_drift(block, library, runner, metric_resolver=metric_resolver)
+        if reason is None:
+            continue
+        lowered[block.name] = reason
+        pending = str(BlockStatus.PENDING_RECERTIFICATION)
+        if persist:
+            library.update_block(block.name, fields={"status": pending})
+        else:
+            block.status = BlockStatus.PENDING_RECERTIFICATION
+    library.lowered = dict(lowered)
+    return lowered
 
 
 def normalized_sql(sql: str) -> str:

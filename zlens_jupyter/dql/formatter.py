@@ -8,21 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from zlens_jupyter.dql.lexer import IDENT_PATTERN, dedent_triple_quoted
+from zlens_jupyter.dql.document import DQLFile
+from zlens_jupyter.dql.lexer import dedent_triple_quoted
+from zlens_jupyter.dql.literals import Ident, format_scalar, is_bare_identifier, quote
 from zlens_jupyter.dql.model import (
     Assertion,
     Comment,
     Declaration,
-    DQLFile,
     Field,
-    Ident,
     Item,
     Reference,
     Value,
 )
 
 INDENT = "  "
-_KEYWORDS = ("true", "false")
 
 
 def format_dql(file_or_decls: DQLFile | Declaration | Iterable[Declaration]) -> str:
@@ -79,41 +78,19 @@ def format_item(item: Item, indent: str) -> list[str]:
 
 def format_value(value: Value, indent: str = "", key: str = "") -> str:
     """A value as DQL source; multi-line strings (and `query`) become triple-quoted."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, Ident) and is_bare_identifier(value):
-        return str(value)
-    if isinstance(value, str):
-        if key == "query" or "\n" in value:
-            triple = _triple_quoted(value, indent)
-            if triple is not None:
-                return triple
-        return quote(value)
-    if isinstance(value, int | float):
-        return repr(value)
-    return "[" + ", ".join(format_value(v, indent) for v in value) + "]"
+    if isinstance(value, list):
+        return "[" + ", ".join(format_value(v, indent) for v in value) + "]"
+    bare = isinstance(value, Ident) and is_bare_identifier(value)
+    if isinstance(value, str) and not bare and (key == "query" or "\n" in value):
+        triple = _triple_quoted(value, indent)
+        if triple is not None:
+            return triple
+    return format_scalar(value)
 
 
 def format_assertion_expression(assertion: Assertion) -> str:
     """`row_count > 0`, `min(col) >= 1`, `revenue == 12.5` ..."""
-    if assertion.subject == "row_count":
-        subject = "row_count"
-    elif assertion.subject == "column":
-        subject = str(assertion.column)
-    else:
-        column = str(assertion.column)
-        subject = f"{assertion.subject}({column if is_bare_identifier(column) else quote(column)})"
-    return f"{subject} {assertion.op} {format_value(assertion.expected)}"
-
-
-def quote(text: str) -> str:
-    """A double-quoted DQL string; only `\\` and `\"` are escaped (the language's escapes)."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def is_bare_identifier(text: str) -> bool:
-    """Whether `text` can be written without quotes."""
-    return IDENT_PATTERN.fullmatch(text) is not None and text not in _KEYWORDS
+    return assertion.expression
 
 
 def _braced(head: str, items: list[Item], comment: str | None, indent: str) -> list[str]:

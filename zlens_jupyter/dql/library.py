@@ -13,21 +13,17 @@ from pathlib import Path
 from typing import Any
 
 from zlens_jupyter.dql.block import Block
-from zlens_jupyter.dql.certification import check_drift
+from zlens_jupyter.dql.document import DQLFile
 from zlens_jupyter.dql.editing import edit_block_text, write_text_atomic
 from zlens_jupyter.dql.model import (
-    BlockStatus,
     BusinessView,
     Declaration,
     Domain,
-    DQLFile,
     Section,
     Term,
     Value,
 )
 from zlens_jupyter.dql.parser import load_dql, parse_dql
-from zlens_jupyter.dql.references import MetricResolver
-from zlens_jupyter.dql.runner import QueryRunner
 from zlens_jupyter.errors import DQLSyntaxError, UserError
 
 BLOCKS_DIR = "blocks"
@@ -45,6 +41,9 @@ class BlockLibrary:
         self.root = Path(root) if root is not None else None
         self.files: list[DQLFile] = list(files)
         self._parse_errors: list[DQLSyntaxError] = list(errors)
+        # Blocks whose `certified` status nothing backs, with why (set by
+        # certification.refresh_certification): still matched, never answered as certified.
+        self.lowered: dict[str, str] = {}
         self._reindex()
 
     @classmethod
@@ -106,7 +105,8 @@ class BlockLibrary:
         raise UserError(f"No block named {name!r} in {BLOCKS_DIR}/**/*.dql.{hint}")
 
     def certified(self) -> list[Block]:
-        """Blocks whose status is `certified` (with a record or declared in the file)."""
+        """Blocks whose status is `certified`. Whether a record backs that status is the
+        certification module's question (`refresh_certification`), not the index's."""
         return [b for b in self.blocks if b.is_certified]
 
     def file_of(self, block: Block) -> DQLFile | None:
@@ -143,31 +143,6 @@ class BlockLibrary:
         self.files[self.files.index(file)] = reloaded
         self._reindex()
         return self.require(block.name)
-
-    def refresh_certification(
-        self,
-        runner: QueryRunner,
-        *,
-        persist: bool = False,
-        metric_resolver: MetricResolver | None = None,
-    ) -> dict[str, str]:
-        """Mark certified blocks that drifted as `pending_recertification`.
-
-        Returns {block name: reason}. In memory only unless `persist=True`, which also
-        writes the new status into each block's file.
-        """
-        drifted: dict[str, str] = {}
-        for block in self.certified():
-            reason = check_drift(block, self, runner, metric_resolver=metric_resolver)
-            if reason is None:
-                continue
-            drifted[block.name] = reason
-            pending = str(BlockStatus.PENDING_RECERTIFICATION)
-            if persist:
-                self.update_block(block.name, fields={"status": pending})
-            else:
-                block.status = BlockStatus.PENDING_RECERTIFICATION
-        return drifted
 
     def add_file(self, file: DQLFile) -> None:
         """Add an already-parsed file (e.g. a `%%dql` cell) to the index."""

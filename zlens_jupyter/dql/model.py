@@ -11,20 +11,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
-if TYPE_CHECKING:
-    from zlens_jupyter.dql.block import Block
-
-
-class Ident(str):
-    """A bare identifier value (`x = segment`); a `str` that remembers it was written bare."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return f"Ident({str.__repr__(self)})"
-
+from zlens_jupyter.dql.literals import format_scalar, is_bare_identifier, quote
 
 Scalar: TypeAlias = str | int | float | bool
 Value: TypeAlias = str | int | float | bool | list["Value"]
@@ -112,9 +101,14 @@ class Assertion:
     @property
     def expression(self) -> str:
         """The assertion written canonically, e.g. `min(dep_delay) >= -60`."""
-        from zlens_jupyter.dql.formatter import format_assertion_expression
-
-        return format_assertion_expression(self)
+        if self.subject == "row_count":
+            subject = "row_count"
+        elif self.subject == "column":
+            subject = str(self.column)
+        else:
+            column = str(self.column)
+            subject = f"{self.subject}({column if is_bare_identifier(column) else quote(column)})"
+        return f"{subject} {self.op} {format_scalar(self.expected)}"
 
 
 Item: TypeAlias = Comment | Field | Section | Reference | Assertion
@@ -255,20 +249,3 @@ class BusinessView(Declaration):
         if section is None:
             return []
         return [i for i in section.items if isinstance(i, Reference)]
-
-
-@dataclass
-class DQLFile:
-    """One parsed `.dql` file. `format_version` is the `// dql-format: N` header, if any."""
-
-    path: str | None = field(compare=False)
-    declarations: list[Declaration] = field(default_factory=list)
-    format_version: int | None = None
-    trailing_comments: list[str] = field(default_factory=list)
-    text: str | None = field(default=None, compare=False, repr=False)
-
-    @property
-    def blocks(self) -> list[Block]:
-        from zlens_jupyter.dql.block import Block
-
-        return [d for d in self.declarations if isinstance(d, Block)]

@@ -17,7 +17,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from zlens_jupyter.dql.block import Block
+from zlens_jupyter.dql.document import DQLFile
 from zlens_jupyter.dql.lexer import Lexer, Token, TokenKind, read_format_header
+from zlens_jupyter.dql.literals import Ident
 from zlens_jupyter.dql.model import (
     ASSERTION_FUNCTIONS,
     Assertion,
@@ -26,9 +28,7 @@ from zlens_jupyter.dql.model import (
     Comment,
     Declaration,
     Domain,
-    DQLFile,
     Field,
-    Ident,
     Item,
     Reference,
     Scalar,

@@ -13,7 +13,8 @@ from typing import Any
 
 from ..dql.block import Block
 from ..dql.formatter import format_declaration
-from ..dql.model import Assertion, Field, Ident, Item, Section, Value
+from ..dql.literals import Ident
+from ..dql.model import Assertion, Field, Item, Section, Value
 from ..engine.records import AgentRun
 from .chart import chart_choice
 

@@ -1,9 +1,9 @@
 """certified_answer: match the question to a certified block, run it unchanged, check its tests.
 
-Matching is on the block's own words (name, description, llmContext, tags, outputs, terms,
-grain, dimensions). A block must not answer a question it does not fit: if the question
-groups by a dimension the block's grain lacks, or filters on something the block cannot
-filter, the score is zero and the question falls to generated_answer.
+Candidates are found by the block's own words (name, description, llmContext, tags, outputs,
+terms, grain, dimensions); a candidate answers only when what it computes fits what the
+question asks (`block_fit`: aggregate, grouping, filters, exclusions, direction, N, period).
+Anything else scores zero and falls to generated_answer with the reason in the trace.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..dql import Block, check_drift, compile_block, evaluate_assertions
+from ..dql.certification import RECORD_FIELDS
 from ..engine import (
     Artifact,
     Evaluation,
@@ -23,12 +24,26 @@ from ..engine import (
     StepContext,
     StepOutcome,
 )
+from ..errors import ZLensError
+from .block_fit import QuestionFrame, block_shape, shape_misfit
 from .kit import RouteKit, refuse_unsafe_request
 from .language import STOPWORDS, question_tokens, stem
 from .narrate import describe
-from .phrasing import GRAIN_WORDS, GROUP_MARKERS, find_time_range, find_top_n, match_at
+from .phrasing import AGG_WORDS, GRAIN_WORDS, GROUP_MARKERS, SUPERLATIVES
+from .question import GLUE_WORDS
 
 _IGNORED = STOPWORDS | {"which", "most", "top", "highest", "lowest", "breakdown", "split", "show"}
+# Words that shape a question rather than name data (aggregates, grouping, order, glue).
+STRUCTURAL_WORDS = (
+    GLUE_WORDS
+    | _IGNORED
+    | {w for phrase in AGG_WORDS for w in phrase}
+    | {w for phrase in GROUP_MARKERS for w in phrase}
+    | set(SUPERLATIVES)
+    | set(GRAIN_WORDS)
+    | {"day", "week", "month", "quarter", "year", "all", "overall", "bottom", "first", "last"}
+    | {"selling", "performing", "much", "many", "number"}
+)
 
 
 @dataclass
@@ -72,16 +87,23 @@ def dimension_words(block: Block) -> frozenset[str]:
 
 
 def match_certified(question: str, kit: RouteKit) -> BlockMatch:
-    """The best certified block for a question, with a score in 0..1 (coverage of the
-    question's content words by the block's vocabulary), zeroed when the grain does not fit."""
+    """The certified block that answers the question, with a score in 0..1, or none.
+
+    A block is a candidate when its name is what the question is about; it answers only
+    when what it computes agrees with what the question asks (see `block_fit`). Blocks whose
+    certification nothing backs any more (`library.lowered`) still match, so the answer can
+    say why it is not certified, but never as certified."""
     tokens = question_tokens(question)
     content = [stem(t) for t in tokens if t not in _IGNORED and not t.isdigit()]
     if not content:
         return BlockMatch(None, 0.0)
+    frame = kit.frame(question)
+    values = kit.warehouse.probe_values(question)
+    value_words = {stem(w) for v in values for w in question_tokens(v.word)}
     best = BlockMatch(None, 0.0)
     asked = set(content)
     metric_words = _metric_words(question, kit)
-    for block in kit.library.certified():
+    for block in _candidates(kit):
         vocab = block_vocabulary(block)
         covered = sum(1 for w in content if w in vocab) / len(content)
         # The block's own name must be what the question is about, not just share a word
@@ -100,12 +122,17 @@ def match_certified(question: str, kit: RouteKit) -> BlockMatch:
         score = 0.5 * covered + 0.5 * named
         if score <= best.score:
             continue
-        misfit = _misfit(tokens, block, kit, question, metric_words)
+        misfit = _misfit(frame, block, kit, values, metric_words | value_words, vocab)
         if misfit:
             best = BlockMatch(None, 0.0, best.notes + [f'"{block.name}": {misfit}'])
             continue
         best = BlockMatch(block, round(score, 3), best.notes)
     return best
+
+
+def _candidates(kit: RouteKit) -> list[Block]:
+    lowered = kit.library.lowered
+    return [b for b in kit.library.blocks if b.is_certified or b.name in lowered]
 
 
 def _metric_words(question: str, kit: RouteKit) -> set[str]:
@@ -117,68 +144,63 @@ def _metric_words(question: str, kit: RouteKit) -> set[str]:
 
 
 def _misfit(
-    tokens: list[str], block: Block, kit: RouteKit, question: str, metric_words: set[str]
+    frame: QuestionFrame,
+    block: Block,
+    kit: RouteKit,
+    values: list[Any],
+    known: set[str],
+    vocab: frozenset[str],
 ) -> str | None:
+    # Every word that names data must be one the block speaks of: "least profitable
+    # products" is not "Top products by revenue", "sales without refunds" not "Revenue".
+    unknown = [
+        t
+        for t in frame.tokens
+        if t not in STRUCTURAL_WORDS
+        and stem(t) not in STRUCTURAL_WORDS
+        and not t.isdigit()
+        and stem(t) not in vocab | known
+    ]
+    if unknown:
+        return f"the question says '{unknown[0]}', which the block does not cover"
     # The grain, not every dimension column: "Top products" lists each product's category,
     # but it does not answer "revenue by category".
-    dims = {stem(t) for t in question_tokens((block.grain or "").replace("_", " "))}
-    ranking = grain_words(block) - dimension_words(block) | metric_words
-    for i in range(len(tokens)):
-        for phrase in GROUP_MARKERS:
-            if match_at(tokens, i, phrase):
-                for words in _grouped_phrases(tokens[i + len(phrase) :]):
-                    stems = [stem(w) for w in words]
-                    if phrase == ("by",) and all(w in ranking for w in stems):
-                        continue  # "top products by revenue": ranked by a measure, not grouped
-                    # "per customer", "for each customer" always group (or divide): never a
-                    # ranking, so a measure column of that name does not make the block fit.
-                    # "customer segment" is one phrase; one of its words must be the grain.
-                    if not any(w in dims for w in stems):
-                        return f"its grain ({block.grain}) has no '{' '.join(words)}'"
-    if find_top_n(list(tokens), set())[0] is not None:
-        return "the question asks for its own top N; the block's rows are fixed"
-    if find_time_range(list(tokens), set()) is not None:
-        return "the question names a period the block cannot filter"
-    values = kit.warehouse.probe_values(question)
+    grain = [stems_of(item) for item in (block.grain or "").split(",") if item.strip()]
+    grain_all = frozenset().union(*grain) if grain else frozenset()
+    ranking = grain_words(block) - dimension_words(block) | known
+    for words in frame.groupings:
+        stems = [stem(w) for w in words]
+        if all(w in ranking for w in stems) and not any(w in grain_all for w in stems):
+            continue  # "top products by revenue": ranked by a measure, not grouped
+        # "customer segment" is one phrase; one of its words must be the grain.
+        if not any(w in grain_all or GRAIN_WORDS.get(w) in grain_all for w in stems):
+            return f"its grain ({block.grain or 'none'}) has no '{' '.join(words)}'"
+    compiled = _compiled_sql(block, kit)
+    shape = block_shape(compiled, _measure_column(block)) if compiled else None
+    if shape is None:
+        return "its SQL could not be read to check what it computes"
+    misfit = shape_misfit(frame, shape, grain, stems_of(block.name))
+    if misfit:
+        return misfit
     allowed = {a.lower() for a in block.allowed_filters}
-    grain = grain_words(block)
     for value in values:
-        if value.column.lower() not in allowed and stem(value.word.lower()) not in grain:
+        if value.column.lower() not in allowed and stem(value.word.lower()) not in grain_all:
             return f"it cannot filter on {value.column} = {value.value}"
     return None
 
 
-_END_OF_GROUPING = {
-    "in",
-    "for",
-    "from",
-    "during",
-    "where",
-    "with",
-    "since",
-    "before",
-    "after",
-    "top",
-    "over",
-    "between",
-    "when",
-    "whose",
-    "that",
-    "which",
-}
+def _measure_column(block: Block) -> str | None:
+    y = (block.visualization or {}).get("y")
+    return str(y) if y else None
 
 
-def _grouped_phrases(after: list[str]) -> list[list[str]]:
-    """What a grouping asks for: "by segment and region in 2024" -> [segment], [region]."""
-    phrases: list[list[str]] = [[]]
-    for token in after:
-        if token in _END_OF_GROUPING:
-            break
-        if token in ("and", ","):
-            phrases.append([])
-        elif token not in _IGNORED and not token.isdigit():
-            phrases[-1].append(token)
-    return [p for p in phrases if p]
+def _compiled_sql(block: Block, kit: RouteKit) -> str | None:
+    try:
+        return compile_block(
+            block, kit.library, metric_resolver=kit.semantic.metric_expression, require_params=False
+        ).sql
+    except ZLensError:
+        return None
 
 
 class CertifiedAnswer:
@@ -196,8 +218,12 @@ class CertifiedAnswer:
         ctx.tool_called("run_block", {"block": block.name})
         compiled = compile_block(block, self.kit.library, metric_resolver=self._metric_sql)
         result, facts = self.kit.execute(compiled.sql, ctx, params=compiled.params or None)
-        drift = check_drift(block, self.kit.library, self.kit.warehouse)
-        status = "pending_recertification" if drift else block.status
+        # Lowered at load (no record, or drifted then), or drifted since: never certified.
+        lowered = self.kit.library.lowered.get(block.name)
+        drift = lowered or check_drift(
+            block, self.kit.library, self.kit.warehouse, metric_resolver=self._metric_sql
+        )
+        status = block.status if lowered or not drift else "pending_recertification"
         certified = {
             "name": block.name,
             "status": str(status),
@@ -275,6 +301,13 @@ def _tests_evaluation(block: Block, result: dict[str, Any] | None) -> Evaluation
     )
 
 
+def _why_not_certified(block: Block) -> str:
+    record = block.certification or {}
+    if all(record.get(name) for name in RECORD_FIELDS):
+        return "needs recertification"  # a person certified it; something changed since
+    return "is not certified"
+
+
 def _drift_evaluation(block: Block, drift: str | None) -> Evaluation | None:
     if drift is None:
         return None
@@ -283,5 +316,5 @@ def _drift_evaluation(block: Block, drift: str | None) -> Evaluation | None:
         label="Certification current",
         passed=False,
         severity=Severity.WARNING,
-        message=f"{block.name} needs recertification: {drift}",
+        message=f'"{block.name}" {_why_not_certified(block)}: {drift}',
     )

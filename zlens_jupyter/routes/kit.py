@@ -17,6 +17,7 @@ from ..engine import StepContext
 from ..errors import GuardrailViolation, QueryError, QueryTimeout
 from ..semantic import SemanticModel
 from ..warehouse import Warehouse
+from .block_fit import QuestionFrame, read_frame
 from .lexicon import Lexicon, build_lexicon
 from .question import parse_question
 from .spec import ParseResult
@@ -89,6 +90,10 @@ class RouteKit:
             self._lexicon = (catalog.fingerprint, build_lexicon(catalog, self.semantic))
         return self._lexicon[1]
 
+    def frame(self, question: str) -> QuestionFrame:
+        """The question's structure (no catalog), read once per question and shared."""
+        return read_frame_once(strip_framing(question))
+
     def parse(self, question: str) -> ParseResult:
         question = strip_framing(question)
         catalog = self.warehouse.catalog()
@@ -155,6 +160,12 @@ class RouteKit:
             {"rows": preview.row_count, "truncated": preview.truncated},
         )
         return result, facts
+
+
+@functools.lru_cache(maxsize=256)
+def read_frame_once(question: str) -> QuestionFrame:
+    # Routing scores every certified block and the route matches again: one read serves both.
+    return read_frame(question)
 
 
 @functools.lru_cache(maxsize=256)

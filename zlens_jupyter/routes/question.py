@@ -28,7 +28,7 @@ from .phrasing import (
 from .spec import Filter, GroupBy, Measure, ParseResult, QuestionSpec
 
 # Words that glue a question together without naming data.
-_GLUE = STOPWORDS | {
+GLUE_WORDS = STOPWORDS | {
     "which",
     "has",
     "have",
@@ -144,7 +144,10 @@ def parse_question(
     unresolved = [
         t
         for i, t in enumerate(tokens)
-        if i not in p.taken and t not in _GLUE and stem(t) not in _GLUE and not t.isdigit()
+        if i not in p.taken
+        and t not in GLUE_WORDS
+        and stem(t) not in GLUE_WORDS
+        and not t.isdigit()
     ]
     if unresolved:
         return _clarify_unresolved(unresolved)
