@@ -90,3 +90,33 @@ def victim_path(tmp_path: Path) -> Path:
     con.execute("CREATE SEQUENCE seq")
     con.close()
     return path
+
+
+# Views stored in the canary database, each reading something agent SQL may not. Named in
+# hostile_sql.yml entries with `scope: database`.
+CANARY_VIEWS = {
+    "file_view": "SELECT * FROM read_csv('{scratch}/secret.csv')",
+    "setting_view": "SELECT current_setting('http_proxy_password') AS p",
+    "seq_view": "SELECT setval('seq', 5000000) AS v",
+    "plan_view": "SELECT json_serialize_plan('SELECT 1') AS j",
+    "nested_view": "SELECT * FROM file_view",
+    "settings_catalog_view": "SELECT name, value FROM duckdb_settings()",
+}
+
+
+@pytest.fixture
+def canary_path(tmp_path: Path, scratch: Path) -> Path:
+    """A read-write database full of canaries: rows, a sequence feeding an id column, a
+    user ENUM type, and views that read a file, a setting, a sequence and the catalog."""
+    path = tmp_path / "canary.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("CREATE TABLE accounts (id INTEGER, owner VARCHAR, balance DOUBLE)")
+    con.execute("INSERT INTO accounts VALUES (1, 'alice', 100), (2, 'bob', 250)")
+    con.execute("CREATE SEQUENCE seq")
+    con.execute("CREATE TABLE items (id BIGINT DEFAULT nextval('seq'), label VARCHAR)")
+    con.execute("INSERT INTO items (label) VALUES ('first')")  # id 1; the next is 2
+    con.execute("CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy')")
+    for name, body in CANARY_VIEWS.items():
+        con.execute(f"CREATE VIEW {name} AS {body.format(scratch=scratch)}")
+    con.close()
+    return path

@@ -20,13 +20,23 @@ BENIGN: list[str] = yaml.safe_load((HERE / "benign_sql.yml").read_text())
 
 
 def test_the_corpora_are_big_enough() -> None:
-    assert len(HOSTILE) >= 60
+    assert len(HOSTILE) >= 500
     assert len(BENIGN) >= 20
 
 
-@pytest.mark.parametrize("entry", HOSTILE, ids=[f"h{i:03d}" for i in range(len(HOSTILE))])
+# Entries with `scope: database` name views stored in the victim database: only a guard that
+# sees the database can judge them (test_guard_on_real_database runs them).
+TEXT_ONLY = [e for e in HOSTILE if e.get("scope") != "database"]
+
+
+@pytest.mark.parametrize("entry", TEXT_ONLY, ids=[f"h{i:04d}" for i in range(len(TEXT_ONLY))])
 def test_hostile_statement_is_rejected_naming_its_rule(entry: dict[str, str]) -> None:
     sql = entry["sql"].replace("{tmp}", "/tmp/zlens-scratch")
+    if entry["rule"] == "parse-error":  # DuckDB's own parser refuses it: repairable, not run
+        with pytest.raises(QueryError) as refused:
+            guard_read_only(sql)
+        assert not isinstance(refused.value, GuardrailViolation)
+        return
     with pytest.raises(GuardrailViolation) as caught:
         guard_read_only(sql)
     assert isinstance(caught.value, SQLGuardViolation)

@@ -10,8 +10,10 @@ import duckdb
 import pytest
 import yaml
 
-from zlens_jupyter.errors import GuardrailViolation
+from zlens_jupyter.errors import GuardrailViolation, QueryError
 from zlens_jupyter.warehouse import Warehouse
+
+SECRET_SETTING = "s3cret-proxy-pw"  # set on the user's connection; must never surface
 
 HOSTILE: list[dict[str, str]] = yaml.safe_load(
     (Path(__file__).parent / "hostile_sql.yml").read_text()
@@ -26,7 +28,7 @@ def _state(con: duckdb.DuckDBPyConnection, scratch: Path) -> dict[str, Any]:
             "SELECT database_name, table_name FROM duckdb_tables() ORDER BY ALL"
         ).fetchall(),
         "views": con.execute(
-            "SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY ALL"
+            "SELECT view_name, sql FROM duckdb_views() WHERE NOT internal ORDER BY ALL"
         ).fetchall(),
         "columns": con.execute(
             "SELECT table_name, column_name FROM duckdb_columns() ORDER BY ALL"
@@ -40,31 +42,82 @@ def _state(con: duckdb.DuckDBPyConnection, scratch: Path) -> dict[str, Any]:
         "macros": con.execute(
             "SELECT count(*) FROM duckdb_functions() WHERE function_type = 'macro' AND NOT internal"
         ).fetchall(),
+        "types": con.execute(
+            "SELECT type_name FROM duckdb_types() WHERE NOT internal ORDER BY ALL"
+        ).fetchall(),
         "secrets": con.execute("SELECT count(*) FROM duckdb_secrets()").fetchall(),
+        "extensions": con.execute(
+            "SELECT extension_name FROM duckdb_extensions() WHERE loaded ORDER BY ALL"
+        ).fetchall(),
         "settings": con.execute(
             "SELECT name, value FROM duckdb_settings() WHERE name IN "
-            "('threads', 'memory_limit', 'enable_external_access', "
-            "'enable_profiling') ORDER BY ALL"
+            "('threads', 'memory_limit', 'enable_external_access', 'lock_configuration', "
+            "'autoload_known_extensions', 'autoinstall_known_extensions', "
+            "'http_proxy_password', 'enable_profiling', 'enable_logging') ORDER BY ALL"
         ).fetchall(),
         "files": sorted(p.name for p in scratch.rglob("*")),
     }
 
 
-def test_no_hostile_statement_executes(victim_path: Path, scratch: Path) -> None:
-    # Read-write on purpose: the guard alone must stop these, not a read-only connection.
-    warehouse = Warehouse.connect(victim_path, read_only=False)
-    before = _state(warehouse.connection, scratch)
-    refused = 0
+def _refuse_all(warehouse: Warehouse, scratch: Path) -> tuple[int, int, list[str]]:
+    """Send the whole corpus through `warehouse.preview`; return (refused, executed, every
+    error message). Executed counts a statement the guard let through (DuckDB ran it)."""
+    refused = executed = 0
+    messages: list[str] = []
     for entry in HOSTILE:
         sql = entry["sql"].replace("{tmp}", str(scratch))
-        with pytest.raises(GuardrailViolation):
+        try:
+            warehouse.guard(sql)
+        except (GuardrailViolation, QueryError):
+            pass
+        else:
+            executed += 1  # the guard passed it: the preview below would run it
+            continue
+        try:
             warehouse.preview(sql, timeout_s=5)
-        refused += 1
-    after = _state(warehouse.connection, scratch)
+        except (GuardrailViolation, QueryError) as error:
+            refused += 1
+            messages.append(str(error))
+    return refused, executed, messages
+
+
+def test_no_hostile_statement_executes_on_a_file_zlens_opens(
+    canary_path: Path, scratch: Path
+) -> None:
+    before = _state_of_file(canary_path, scratch)
+    warehouse = Warehouse.connect(canary_path)  # read-only, private, locked down
+    assert warehouse.is_private
+    refused, executed, _ = _refuse_all(warehouse, scratch)
     warehouse.close()
-    assert refused == len(HOSTILE)
-    assert after == before
-    assert after["accounts"] == [(1, "alice", 100.0), (2, "bob", 250.0)]
+    assert (refused, executed) == (len(HOSTILE), 0)
+    assert _state_of_file(canary_path, scratch) == before
+
+
+def _state_of_file(path: Path, scratch: Path) -> dict[str, Any]:
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        return _state(con, scratch)
+    finally:
+        con.close()
+
+
+def test_no_hostile_statement_executes_on_the_users_read_write_connection(
+    canary_path: Path, scratch: Path
+) -> None:
+    # The user's own read-write connection, with a credential in its settings.
+    user = duckdb.connect(str(canary_path))
+    user.execute(f"SET http_proxy_password = '{SECRET_SETTING}'")
+    before = _state(user, scratch)
+    warehouse = Warehouse.connect(user)
+    assert not warehouse.is_private
+    refused, executed, messages = _refuse_all(warehouse, scratch)
+    assert (refused, executed) == (len(HOSTILE), 0)
+    assert _state(user, scratch) == before
+    assert not [m for m in messages if SECRET_SETTING in m]
+    # The sequence was never advanced: the next insert takes the id it would have anyway.
+    user.execute("INSERT INTO items (label) VALUES ('second')")
+    assert user.execute("SELECT max(id) FROM items").fetchone() == (2,)
+    user.close()
 
 
 def test_the_state_check_would_notice_a_write(victim_path: Path, scratch: Path) -> None:

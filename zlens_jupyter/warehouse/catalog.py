@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import duckdb
@@ -171,12 +171,16 @@ def is_text_type(type_name: str) -> bool:
 
 
 def scan_tables(
-    connection: duckdb.DuckDBPyConnection, shape: SchemaShape
+    connection: duckdb.DuckDBPyConnection,
+    shape: SchemaShape,
+    may_read: Callable[[str], bool] = lambda name: True,
 ) -> tuple[dict[str, TableInfo], list[ColumnValues]]:
     """Count rows and sample text values of every table and view in `shape`.
 
     Returns the tables by name and, for probing, the distinct values of every text column
-    with at most PROBE_CARDINALITY_LIMIT of them (within PROBE_VALUE_BUDGET overall).
+    with at most PROBE_CARDINALITY_LIMIT of them (within PROBE_VALUE_BUDGET overall). A view
+    for which `may_read(name)` is False (it reads files or forbidden functions) is listed
+    with its columns only: never counted, never sampled (row_count -1).
     """
     grouped: dict[str, list[ShapeRow]] = {}
     for row in shape.rows:
@@ -188,11 +192,13 @@ def scan_tables(
     for name, rows in grouped.items():
         kind = rows[0].kind
         timeout = VIEW_TIMEOUT_S if kind == "view" else TABLE_TIMEOUT_S
-        row_count = counts.get(name)
-        if row_count is None:
-            row_count = _count_rows(connection, name, timeout)
-        text_columns = [r.column for r in rows if is_text_type(r.type)]
-        values = _distinct_text_values(connection, name, text_columns, row_count, timeout)
+        row_count: int = -1
+        values: dict[str, tuple[str, ...]] = {}
+        if kind != "view" or may_read(name):
+            counted = counts.get(name)
+            row_count = _count_rows(connection, name, timeout) if counted is None else counted
+            text_columns = [r.column for r in rows if is_text_type(r.type)]
+            values = _distinct_text_values(connection, name, text_columns, row_count, timeout)
         columns = []
         for r in rows:
             distinct = values.get(r.column, ())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,6 +17,16 @@ from zlens_jupyter.warehouse.deadline import Deadline
 MEMORY = ":memory:"
 
 
+# Settings every database instance ZLens opens itself starts with: nothing is downloaded
+# or loaded behind the user's back (a cast to INET would otherwise fetch the inet
+# extension), and Python objects in the call stack are never tables.
+PRIVATE_CONFIG: dict[str, Any] = {
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+    "python_enable_replacements": False,
+}
+
+
 def open_connection(
     target: str | os.PathLike[str] | duckdb.DuckDBPyConnection, read_only: bool | None
 ) -> tuple[duckdb.DuckDBPyConnection, bool]:
@@ -25,24 +36,71 @@ def open_connection(
     file open read-write (DuckDB refuses a second configuration), `read_only=None` falls back
     to sharing that read-write database — the read-only guard still stands in front of it.
     """
+    connection, owned, _private = open_database(target, read_only)
+    return connection, owned
+
+
+def open_database(
+    target: str | os.PathLike[str] | duckdb.DuckDBPyConnection, read_only: bool | None
+) -> tuple[duckdb.DuckDBPyConnection, bool, bool]:
+    """`open_connection`, also saying whether the database instance is private: opened by
+    us with PRIVATE_CONFIG and shared with no one, so its global settings are ours to lock
+    (see `harden`). A connection the user passed, or an instance this process already had
+    open (DuckDB hands back the same instance), is not private: its settings stay theirs."""
     if isinstance(target, duckdb.DuckDBPyConnection):
-        return target, False
+        return target, False, False
     text = os.fspath(target)
     if text == MEMORY:
-        return duckdb.connect(MEMORY), True
+        return duckdb.connect(MEMORY, config=PRIVATE_CONFIG), True, True
     path = Path(text).expanduser()
     if not path.is_file():
         raise ConfigError(
             f"no database at {text}; pass an existing .duckdb file, ':memory:' or 'sample'"
         )
+    wants_read_only = read_only is not False
     try:
-        return duckdb.connect(str(path), read_only=read_only is not False), True
+        connection = duckdb.connect(str(path), read_only=wants_read_only, config=PRIVATE_CONFIG)
+        return connection, True, True
+    except duckdb.ConnectionException as error:
+        if "different configuration" not in str(error):
+            raise _explain_open_failure(path, error) from error
+    except duckdb.Error as error:
+        raise _explain_open_failure(path, error) from error
+    # This process already has the file open: share that instance and leave its settings.
+    try:
+        return duckdb.connect(str(path), read_only=wants_read_only), True, False
     except duckdb.ConnectionException as error:
         if read_only is None and "different configuration" in str(error):
-            return _open_or_explain(path, read_only=False), True
+            return _open_or_explain(path, read_only=False), True, False
         raise _explain_open_failure(path, error) from error
     except duckdb.Error as error:
         raise _explain_open_failure(path, error) from error
+
+
+def harden(connection: duckdb.DuckDBPyConnection, sources: list[str]) -> None:
+    """Lock a private instance down before agent SQL runs on it: no file or network access
+    except the registered `sources` (DuckDB's allowed_paths / allowed_directories), and the
+    configuration locked so no statement can change a setting back.
+
+    DuckDB takes allowed paths only while external access is still on, and nothing at all
+    once locked: the order below is the only one that works. A registered URL needs
+    external access (DuckDB's allow-lists are for local paths), so with one the instance
+    keeps it; autoload stays off either way and the guard still limits reads to sources.
+    """
+    files = [s for s in sources if "://" not in s]
+    folders = [
+        s.rstrip("/" + os.sep) + "/" for s in files if s.endswith(("/", os.sep)) or Path(s).is_dir()
+    ]
+    paths = [s for s in files if s.rstrip("/" + os.sep) + "/" not in folders]
+    cursor = connection.cursor()
+    try:
+        cursor.execute("SET allowed_directories = ?", [folders])
+        cursor.execute("SET allowed_paths = ?", [paths])
+        if len(files) == len(sources):
+            cursor.execute("SET enable_external_access = false")
+        cursor.execute("SET lock_configuration = true")
+    finally:
+        cursor.close()
 
 
 def _open_or_explain(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
@@ -83,11 +141,29 @@ def bounded_cursor(
     """
     cursor = connection.cursor()
     try:
-        cursor.execute("SET python_enable_replacements = false")
+        _no_replacement_scans(cursor)
+        # Agent SQL and catalog sampling run in a read-only transaction: whatever a
+        # statement or a stored view calls, nothing it does can be committed (a sequence
+        # advanced by setval, a table written), on the user's read-write database too.
+        cursor.execute("BEGIN TRANSACTION READ ONLY")
         with Deadline(cursor, timeout_s, should_stop) as deadline:
             yield cursor, deadline
     finally:
+        # No transaction may be left to end (it failed, or the cursor is gone).
+        with contextlib.suppress(duckdb.Error, RuntimeError):
+            cursor.execute("ROLLBACK")
         cursor.close()
+
+
+def _no_replacement_scans(cursor: duckdb.DuckDBPyConnection) -> None:
+    """Turn replacement scans off on this cursor. A locked private instance refuses the SET;
+    there they are off for the whole instance already (PRIVATE_CONFIG), which is checked."""
+    try:
+        cursor.execute("SET python_enable_replacements = false")
+    except duckdb.InvalidInputException:
+        row = cursor.execute("SELECT current_setting('python_enable_replacements')").fetchone()
+        if not row or row[0]:
+            raise
 
 
 def is_interrupt(error: BaseException) -> bool:

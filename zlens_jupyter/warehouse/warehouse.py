@@ -28,7 +28,7 @@ from zlens_jupyter.warehouse.catalog import (
     read_shape,
     scan_tables,
 )
-from zlens_jupyter.warehouse.connection import open_connection
+from zlens_jupyter.warehouse.connection import harden, open_database
 from zlens_jupyter.warehouse.guard import guard_read_only, normalize_source
 from zlens_jupyter.warehouse.joins import infer_join_keys
 from zlens_jupyter.warehouse.linking import SchemaIndex
@@ -44,6 +44,7 @@ from zlens_jupyter.warehouse.models import (
 from zlens_jupyter.warehouse.preview import Params, run_preview
 from zlens_jupyter.warehouse.probing import ValueIndex
 from zlens_jupyter.warehouse.validate import nearest_names, validate_identifiers
+from zlens_jupyter.warehouse.views import StoredViews
 
 
 @dataclass
@@ -65,9 +66,22 @@ class Warehouse:
     [(42,)]
     """
 
-    def __init__(self, connection: duckdb.DuckDBPyConnection, *, owned: bool = False) -> None:
+    def __init__(
+        self,
+        connection: duckdb.DuckDBPyConnection,
+        *,
+        owned: bool = False,
+        private: bool = False,
+        reopen: Callable[[], duckdb.DuckDBPyConnection] | None = None,
+    ) -> None:
         self.connection = connection
         self._owned = owned
+        # A private instance (we opened it, no one shares it) is locked down before the first
+        # query (`_harden`); anyone else's connection keeps its settings, and the read-only
+        # transaction of every agent cursor is what protects it (connection.bounded_cursor).
+        self._private = private
+        self._hardened = False
+        self._reopen = reopen
         self._lock = threading.RLock()
         self._snapshot: _Snapshot | None = None
         self._pins = 0
@@ -91,8 +105,26 @@ class Warehouse:
         """Open a .duckdb file, ":memory:", or wrap an open connection (which stays the
         caller's: `close()` leaves it open). A missing file is a ConfigError saying what to
         pass instead. Files open read-only unless `read_only=False`."""
-        connection, owned = open_connection(target, read_only)
-        return cls(connection, owned=owned)
+        connection, owned, private = open_database(target, read_only)
+        reopen: Callable[[], duckdb.DuckDBPyConnection] | None = None
+        if private and not isinstance(target, duckdb.DuckDBPyConnection):
+            reopen = _reopener(target, read_only)
+        return cls(connection, owned=owned, private=private, reopen=reopen)
+
+    @property
+    def is_private(self) -> bool:
+        """True when ZLens opened this database instance itself and locks its settings
+        (no file or network access but registered sources, no extension loading, locked
+        configuration). False for a connection the user passed in: its settings stay as the
+        user set them."""
+        return self._private
+
+    def _harden(self) -> None:
+        """Lock a private instance once, before any SQL reads its data."""
+        with self._lock:
+            if self._private and not self._hardened:
+                harden(self.connection, [normalize_source(s) for s in self._allowed_sources])
+                self._hardened = True
 
     @property
     def schema_is_fixed(self) -> bool:
@@ -168,7 +200,15 @@ class Warehouse:
             return self._snapshot
 
     def _scan(self, shape: SchemaShape) -> _Snapshot:
-        tables, probe_values = scan_tables(self.connection, shape)
+        self._harden()
+        views = StoredViews.read(self.connection)
+        # A stored view that reads files, URLs or forbidden functions is never sampled: its
+        # contents must not land in catalog data (and from there in a model's prompt).
+        tables, probe_values = scan_tables(
+            self.connection,
+            shape,
+            may_read=lambda name: views.refusal(name, self._allowed_sources) is None,
+        )
         snapshot = _Snapshot(
             check_key=shape.check_key,
             catalog=Catalog(tables, (), shape.fingerprint),
@@ -261,18 +301,41 @@ class Warehouse:
     # --- SQL ---------------------------------------------------------------------------
 
     def allow_source(self, path_or_url: str) -> None:
-        """Let queries read this file, folder (trailing "/") or URL with read_csv & co."""
+        """Let queries read this file, folder (trailing "/") or URL with read_csv & co.
+
+        On a private instance that is already locked, the database is re-opened with the new
+        source allowed (a locked configuration cannot change); an in-memory database cannot
+        be re-opened, so there it is a ConfigError: register sources before asking."""
         with self._lock:
-            if normalize_source(path_or_url) not in map(normalize_source, self._allowed_sources):
-                self._allowed_sources.append(path_or_url)
+            if normalize_source(path_or_url) in map(normalize_source, self._allowed_sources):
+                return
+            if self._hardened:
+                if self._reopen is None:
+                    raise ConfigError(
+                        "this in-memory database is locked (no file access) since its first "
+                        "query; register sources right after connecting"
+                    )
+                fresh = self._reopen()
+                self.connection.close()
+                self.connection = fresh
+                self._hardened = False
+            self._allowed_sources.append(path_or_url)
 
     @property
     def allowed_sources(self) -> tuple[str, ...]:
         return tuple(self._allowed_sources)
 
     def guard(self, sql: str) -> str:
-        """The single normalized read-only statement, or GuardrailViolation naming the rule."""
-        return guard_read_only(sql, self._allowed_sources)
+        """The single normalized read-only statement, or GuardrailViolation naming the rule.
+
+        Beyond the text: every stored view the statement names is checked through to what
+        it reads (its own SQL, guarded the same way, views within views too), and casts may
+        use the types defined in this database (an ENUM)."""
+        with self._open_connection() as connection:
+            views = StoredViews.read(connection)
+        statement = guard_read_only(sql, self._allowed_sources, views.types)
+        views.check(statement, self._allowed_sources)
+        return statement
 
     def validate(self, sql: str) -> list[IdentifierProblem]:
         """Unknown tables and columns in `sql`, each with the nearest real names."""
@@ -295,6 +358,7 @@ class Warehouse:
         true; that surfaces as KeyboardInterrupt, the loop's cancel path.
         """
         statement = self.guard(sql)
+        self._harden()
         with self._open_connection() as connection:
             return run_preview(
                 connection,
@@ -304,6 +368,26 @@ class Warehouse:
                 timeout_s=timeout_s,
                 should_stop=should_stop,
             )
+
+
+def _reopener(
+    target: str | os.PathLike[str], read_only: bool | None
+) -> Callable[[], duckdb.DuckDBPyConnection] | None:
+    """How to open a private file instance afresh (None for ':memory:', which cannot be)."""
+    if os.fspath(target) == ":memory:":
+        return None
+
+    def reopen() -> duckdb.DuckDBPyConnection:
+        again, _, still_private = open_database(target, read_only)
+        if not still_private:  # this process opened the file elsewhere meanwhile
+            again.close()
+            raise ConfigError(
+                f"cannot re-open {os.fspath(target)} on its own to add a source: this "
+                "process opened it elsewhere; register sources right after connecting"
+            )
+        return again
+
+    return reopen
 
 
 CLOSED = (

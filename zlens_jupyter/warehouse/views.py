@@ -1,0 +1,116 @@
+"""Views stored in the database, checked through to what they read.
+
+The guard sees `SELECT * FROM sales_view` and nothing wrong with it; DuckDB then expands the
+view, and a view can read files (`CREATE VIEW v AS SELECT * FROM read_text('~/.ssh/id_rsa')`),
+URLs, settings or sequences. So a statement that names a stored view is allowed only when
+the view's own SQL passes the same guard (views within views too), and the catalog scan at
+connect never samples a view that would not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+
+from zlens_jupyter.errors import GuardrailViolation, QueryError
+from zlens_jupyter.warehouse.guard import SQLGuardViolation, guard_read_only, serialized_tree
+
+MAX_VIEW_DEPTH = 16  # views reading views; a deeper chain is refused, not followed
+
+
+@dataclass
+class StoredViews:
+    """The database's own views (by lower-cased name; several schemas may share a name) and
+    its user-defined types, read in one round trip."""
+
+    sql: dict[str, list[str]]
+    types: tuple[str, ...] = ()
+    _verdicts: dict[tuple[str, tuple[str, ...]], str | None] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, connection: duckdb.DuckDBPyConnection) -> StoredViews:
+        cursor = connection.cursor()
+        try:
+            rows = cursor.execute(
+                "SELECT lower(view_name), sql FROM duckdb_views() WHERE NOT internal"
+            ).fetchall()
+            types = cursor.execute(
+                "SELECT DISTINCT type_name FROM duckdb_types() WHERE NOT internal"
+            ).fetchall()
+        finally:
+            cursor.close()
+        by_name: dict[str, list[str]] = {}
+        for name, sql in rows:
+            by_name.setdefault(str(name), []).append(str(sql or ""))
+        return cls(by_name, tuple(str(t) for (t,) in types))
+
+    def check(self, statement: str, sources: Iterable[str]) -> None:
+        """Raise SQLGuardViolation [view] when `statement` names a view that reads what agent
+        SQL may not."""
+        if not self.sql:
+            return
+        for name in referenced_tables(statement):
+            why = self.refusal(name, sources)
+            if why:
+                raise SQLGuardViolation("view", why)
+
+    def refusal(self, name: str, sources: Iterable[str]) -> str | None:
+        """Why the view `name` may not be read, or None (also None for a non-view)."""
+        key = (name.lower(), tuple(sources))
+        if key not in self._verdicts:
+            self._verdicts[key] = self._refusal(name.lower(), key[1], depth=0, seen=set())
+        return self._verdicts[key]
+
+    def _refusal(
+        self, name: str, sources: tuple[str, ...], *, depth: int, seen: set[str]
+    ) -> str | None:
+        if name not in self.sql or name in seen:
+            return None
+        if depth >= MAX_VIEW_DEPTH:
+            return f"view {name} reads views {MAX_VIEW_DEPTH} levels deep; not followed"
+        seen = seen | {name}
+        for create in self.sql[name]:
+            try:
+                body = view_body(create)
+                statement = guard_read_only(body, sources, self.types)
+            except (GuardrailViolation, QueryError) as error:
+                return f"view {name} reads what agent SQL may not: {error}"
+            for inner in referenced_tables(statement):
+                why = self._refusal(inner, sources, depth=depth + 1, seen=seen)
+                if why:
+                    return f"view {name} reads {why}"
+        return None
+
+
+def view_body(create_sql: str) -> str:
+    """The query of a `CREATE VIEW name [(columns)] AS query;` text, as DuckDB stores it."""
+    raw = create_sql.encode("utf-8")
+    tokens = duckdb.tokenize(create_sql)
+    depth = 0
+    for i, (start, kind) in enumerate(tokens):
+        end = tokens[i + 1][0] if i + 1 < len(tokens) else len(raw)
+        text = raw[start:end].strip()
+        if kind == duckdb.token_type.operator:
+            depth += text.count(b"(") - text.count(b")")
+        elif kind == duckdb.token_type.keyword and depth == 0 and text.upper() == b"AS":
+            return raw[end:].decode("utf-8").strip().rstrip(";").strip()
+    raise QueryError(f"cannot read the view definition {create_sql[:80]!r}")
+
+
+def referenced_tables(statement: str) -> set[str]:
+    """Lower-cased names of every table or view `statement` reads (its own CTE names
+    included: checking a CTE name that is also a view's only ever refuses more)."""
+    names: set[str] = set()
+    stack: list[Any] = [serialized_tree(statement)["statements"]]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            if item.get("type") == "BASE_TABLE" and "table_name" in item:
+                names.add(str(item["table_name"]).lower())
+            stack.extend(item.values())
+    return names
