@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from itertools import pairwise
 from typing import Any
 
 from .engine import (
@@ -55,6 +56,7 @@ def evaluate(ctx: StepContext, outcome: StepOutcome) -> list[Evaluation]:
             check_cardinality(ctx.route, shape, outcome),
             check_top_n(shape, outcome),
             check_answer_numbers(outcome, ctx.question),
+            check_answer_direction(outcome, ctx.question, ctx.route),
         ]
     return [c for c in checks if c is not None]
 
@@ -263,6 +265,166 @@ def check_answer_numbers(outcome: StepOutcome, question: str = "") -> Evaluation
         passed=True,
         message="every number in the sentence is in the result",
     )
+
+
+# Direction words: in the question (what was asked) and in the sentence (what it says).
+_HIGH_WORDS = frozenset(
+    {"top", "highest", "first", "most", "largest", "biggest", "greatest", "best", "busiest"}
+)
+_LOW_WORDS = frozenset({"bottom", "lowest", "last", "least", "fewest", "worst", "smallest"})
+_WORD = re.compile(r"[a-z]+")
+_SENTENCE_N = re.compile(r"\b(top|bottom)\s+(\d[\d,]*)\b", re.IGNORECASE)
+_QUESTION_N = re.compile(r"\b(?:top|bottom)\s+(\d+)\b", re.IGNORECASE)
+_ONE_NAMED = re.compile(r"\b(?:ranks (?:first|last)|has the (?:highest|lowest))\b")
+# Phrases whose "first"/"most" say nothing about direction.
+_NOT_DIRECTION = re.compile(
+    r"\bfirst [\d,]+ (?:groups|rows) shown\b|\bthe first [\d,]+ rows?\b|\bmost recent(?:ly)?\b"
+    r"|\b(?:highest|lowest) first\b",
+    re.IGNORECASE,
+)
+_UNORDERED_SHAPES = ("scalar", "timeseries", "rows", "user_sql")
+
+
+def check_answer_direction(
+    outcome: StepOutcome, question: str = "", route: Route | None = None
+) -> Evaluation | None:
+    """The sentence says what was asked: its direction word (top/highest/first vs
+    bottom/lowest/last), its N and the names it lists agree with the question and the
+    result, and the rows are ordered the way the question asked.
+
+    What was asked comes from the parsed question (`order_desc`, `limit`); when a route kept
+    no parse (a certified block), from the question's own words. Returns None when the
+    question asked no order and no N."""
+    intent = outcome.parsed_intent or {}
+    result = outcome.result
+    shape = intent.get("shape")
+    if not outcome.answer or not result or shape in _UNORDERED_SHAPES:
+        return None
+    desc, asked_n = _asked_order(intent, question, route)
+    if desc is None and asked_n is None:
+        return None
+    sentence = _without_data_words(outcome.answer, outcome, result)
+    said_desc = _sentence_direction(sentence)
+    said_n = _sentence_n(sentence)
+    rows = int(result.get("row_count", len(result.get("rows", []))))
+    wanted = "highest" if desc else "lowest"
+    problems = []
+    if desc is not None and said_desc is not None and said_desc != desc:
+        said = "top/highest/first" if said_desc else "bottom/lowest/last"
+        problems.append(f"the question asks for the {wanted} but the sentence says {said}")
+    if asked_n is not None and said_n is not None and said_n != asked_n:
+        problems.append(f"the question asks for {asked_n} but the sentence says {said_n}")
+    elif said_n is not None and said_n < rows:
+        problems.append(f"the sentence says {said_n} but the result has {rows} rows")
+    named = _rows_named(outcome.answer, result)
+    if named is not None and named < rows and not _says_more(outcome.answer, rows):
+        problems.append(
+            f"the sentence names {named} of {rows} rows and does not say there are more"
+        )
+    if desc is not None and not _ordered(result, intent, outcome.provenance, desc):
+        problems.append(f"the question asks for the {wanted} but the rows are not {wanted} first")
+    if problems:
+        return Evaluation(
+            id="answer-direction",
+            label="Direction and count",
+            passed=False,
+            severity=Severity.WARNING,
+            message="; ".join(problems),
+            evidence={"asked_desc": desc, "asked_n": asked_n, "said_n": said_n, "rows": rows},
+        )
+    what = f"{'top' if desc else 'bottom'} " if desc is not None else ""
+    return Evaluation(
+        id="answer-direction",
+        label="Direction and count",
+        passed=True,
+        message=f"the sentence and the rows give the {what}{asked_n or rows} asked",
+    )
+
+
+def _asked_order(
+    intent: dict[str, Any], question: str, route: Route | None
+) -> tuple[bool | None, int | None]:
+    desc, limit = intent.get("order_desc"), intent.get("limit")
+    desc = desc if isinstance(desc, bool) else None
+    limit = limit if isinstance(limit, int) and not isinstance(limit, bool) else None
+    if "order_desc" in intent or "limit" in intent or route is not Route.CERTIFIED_ANSWER:
+        return desc, limit
+    # A certified block's answer keeps no parse: the question's own words say what it asked.
+    words = _WORD.findall(_NOT_DIRECTION.sub(" ", question.lower()))
+    high = any(w in _HIGH_WORDS - {"first"} for w in words)
+    low = any(w in _LOW_WORDS - {"last"} for w in words)
+    n = _QUESTION_N.search(question)
+    return (high if high != low else None), (int(n.group(1)) if n else None)
+
+
+def _without_data_words(sentence: str, outcome: StepOutcome, result: dict[str, Any]) -> str:
+    """The sentence without the result's own strings, its column names and the filters it
+    repeats: a carrier called "Best Air" or a column `most_orders` is not a direction."""
+    text = _NOT_DIRECTION.sub(" ", sentence)
+    words = [str(v) for row in result.get("rows", []) for v in row if isinstance(v, str)]
+    words += [str(c) for c in result.get("columns", [])]
+    words += [str(c).replace("_", " ") for c in result.get("columns", [])]
+    words.append(str(outcome.provenance.get("context_said") or ""))
+    for word in sorted({w for w in words if w}, key=len, reverse=True):
+        text = re.sub(re.escape(word), " ", text, flags=re.IGNORECASE)
+    return text
+
+
+def _sentence_direction(sentence: str) -> bool | None:
+    words = _WORD.findall(sentence.lower())
+    high = any(w in _HIGH_WORDS for w in words)
+    low = any(w in _LOW_WORDS for w in words)
+    return high if high != low else None
+
+
+def _sentence_n(sentence: str) -> int | None:
+    counted = _SENTENCE_N.search(sentence)
+    if counted:
+        return int(counted.group(2).replace(",", ""))
+    return 1 if _ONE_NAMED.search(sentence) else None
+
+
+def _rows_named(sentence: str, result: dict[str, Any]) -> int | None:
+    """How many result rows the sentence names (by a text value of the row); None when rows
+    have no text to name them by."""
+    named = 0
+    for row in result.get("rows", []):
+        labels = [v for v in row if isinstance(v, str) and v]
+        if not labels:
+            return None
+        if any(re.search(rf"(?<!\w){re.escape(v)}(?!\w)", sentence) for v in labels):
+            named += 1
+    return named
+
+
+def _says_more(sentence: str, rows: int) -> bool:
+    """An ellipsis, or the count of rows stated ("(16 groups)", "1,234 rows")."""
+    if "…" in sentence or "..." in sentence:
+        return True
+    return bool(re.search(rf"\b{rows:,}\s+(?:groups|rows)\b", sentence))
+
+
+def _ordered(
+    result: dict[str, Any], intent: dict[str, Any], facts: dict[str, Any], desc: bool
+) -> bool:
+    """Whether the measure goes the asked way down the rows (NULLs ignored)."""
+    columns = list(result.get("columns", []))
+    rows = result.get("rows", [])
+    measures = [m.get("alias") for m in intent.get("measures") or [] if isinstance(m, dict)]
+    chart_y = (facts.get("visualization") or {}).get("y")
+    at = next((columns.index(c) for c in [*measures, chart_y] if c in columns), None)
+    if at is None:
+        numeric = [
+            i
+            for i in range(len(columns))
+            if any(isinstance(r[i], int | float) and not isinstance(r[i], bool) for r in rows)
+        ]
+        if not numeric:
+            return True
+        at = numeric[-1]
+    values = [r[at] for r in rows if isinstance(r[at], int | float) and not isinstance(r[at], bool)]
+    pairs = list(pairwise(values))
+    return all(a >= b for a, b in pairs) if desc else all(a <= b for a, b in pairs)
 
 
 def numbers_in(text: str) -> list[float]:

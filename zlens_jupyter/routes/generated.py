@@ -12,7 +12,7 @@ from ..engine import Artifact, StepContext, StepOutcome
 from ..errors import QueryError, QueryTimeout
 from ..gates import lexical_hint, typo_repairs
 from .kit import RouteKit, apply_lexical_repair, looks_like_sql, refuse_unsafe_request
-from .narrate import describe, fmt
+from .narrate import asked_order, describe, fmt
 from .spec import QuestionSpec
 from .sqlbuild import Unbuildable, build_sql, coverage_sql
 
@@ -50,7 +50,11 @@ class GeneratedAnswer:
         if "shape" not in intent:  # the user's own SQL: judge the shape by what came back
             intent["shape"] = "breakdown" if result and result["row_count"] > 1 else "scalar"
         shape = str(intent["shape"])
-        answer = describe(result, shape, filters=drafted.filters) if result else None
+        answer = (
+            describe(result, shape, filters=drafted.filters, **asked_order(intent))
+            if result
+            else None
+        )
         facts["visualization"] = chart_hint(shape, result)
         context = drafted.filters
         if answer and result and drafted.coverage_sql and nothing_found(result):

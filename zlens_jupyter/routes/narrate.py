@@ -41,11 +41,19 @@ def humanize(alias: str) -> str:
 
 
 def describe(
-    result: dict[str, Any], shape: str, *, filters: str = "", measure: str | None = None
+    result: dict[str, Any],
+    shape: str,
+    *,
+    filters: str = "",
+    measure: str | None = None,
+    order_desc: bool | None = None,
+    limit: int | None = None,
 ) -> str:
     """One sentence for a result of a given shape (scalar, breakdown, timeseries, topn).
 
-    `measure` names the value column when it is not the last one (a block's chart y)."""
+    `measure` names the value column when it is not the last one (a block's chart y).
+    `order_desc` and `limit` are what the question asked ("bottom 3": False, 3): the sentence
+    says that direction and that N, never "first" for a lowest question."""
     columns, rows = result["columns"], result["rows"]
     rows = [[period_label(c, v) for c, v in zip(columns, row, strict=False)] for row in rows]
     if measure in columns and measure != columns[-1]:
@@ -82,15 +90,67 @@ def describe(
     names = lambda row: " / ".join(fmt(v) for v in row[:-1])  # noqa: E731
     shown = rows[:3]
     listed = ", ".join(f"{names(r)} ({fmt(r[-1])})" for r in shown)
-    if shape == "topn" and len(rows) == 1:
-        return f"{names(rows[0])} ranks first by {label.lower()}: {fmt(rows[0][-1])}{where}."
     if shape == "topn":
-        return f"Top {len(rows)} {', '.join(dims)} by {label.lower()}: {listed}{where}."
+        return _ranking(rows, dims, label, listed, where, order_desc, limit)
     total = result.get("row_count", len(rows))
     more = ", …" if len(rows) > 3 and not where else ""
     end = "" if more else "."
     groups = f"first {total} groups shown" if result.get("truncated") else f"{total} groups"
-    return f"{label} by {', '.join(dims)} ({groups}): {listed}{more}{where}{end}"
+    order = "" if order_desc is None else f", {'highest' if order_desc else 'lowest'} first"
+    return f"{label} by {', '.join(dims)} ({groups}{order}): {listed}{more}{where}{end}"
+
+
+def asked_order(intent: dict[str, Any] | None) -> dict[str, Any]:
+    """`describe`'s order_desc and limit from a parsed intent (a QuestionSpec's dict)."""
+    intent = intent or {}
+    desc, limit = intent.get("order_desc"), intent.get("limit")
+    return {
+        "order_desc": desc if isinstance(desc, bool) else None,
+        "limit": limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
+    }
+
+
+def _ranking(
+    rows: list[list[Any]],
+    dims: list[str],
+    label: str,
+    listed: str,
+    where: str,
+    order_desc: bool | None,
+    limit: int | None,
+) -> str:
+    """A top-N / bottom-N sentence in the direction and with the N the question asked. The
+    direction, when the question did not say it, is read from the rows' own order."""
+    desc = order_desc if order_desc is not None else not _ascending(rows)
+    asked = limit or len(rows)
+    if asked == 1 and len(rows) == 1:
+        extreme = "highest" if desc else "lowest"
+        names = " / ".join(fmt(v) for v in rows[0][:-1])
+        return f"{names} has the {extreme} {label.lower()}: {fmt(rows[0][-1])}{where}."
+    word = "Top" if desc else "Bottom"
+    fewer = f" (only {len(rows)} {'group' if len(rows) == 1 else 'groups'})"
+    head = f"{word} {asked} {_plural(dims)} by {label.lower()}{fewer if len(rows) < asked else ''}"
+    if len(rows) > 3:  # some of the N are not named: say so
+        return f"{head}: {listed}, …{where}" + ("." if where else "")
+    return f"{head}: {listed}{where}."
+
+
+def _ascending(rows: list[list[Any]]) -> bool:
+    """Whether the measure (last column) goes up strictly from the first row to the last."""
+    values = [r[-1] for r in rows if isinstance(r[-1], int | float)]
+    return len(values) > 1 and values[0] < values[-1]
+
+
+def _plural(dims: list[str]) -> str:
+    """The grouping as a plural noun: ["carrier"] -> "carriers"; several stay as written."""
+    if len(dims) != 1:
+        return ", ".join(dims)
+    word = dims[0]
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u", ""):
+        return word[:-1] + "ies"
+    return word + "s"
 
 
 _ISO_DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
