@@ -111,6 +111,25 @@ def _parser() -> argparse.ArgumentParser:
     with_db(cert)
     cert.set_defaults(func=_certify)
 
+    ev = sub.add_parser("eval", help="measure answers and labels on a YAML file of cases")
+    ev.add_argument("cases", help="a cases file (see the README's 'Evaluating answers')")
+    ev.add_argument("--db", default=None, help="override the file's db")
+    ev.add_argument("--project", default=None, help="override the file's project")
+    ev.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    ev.add_argument(
+        "--min-accuracy",
+        type=_fraction,
+        default=None,
+        help="exit 1 when fewer answerable cases are correct (0..1)",
+    )
+    ev.add_argument(
+        "--max-wrong-trusted",
+        type=int,
+        default=0,
+        help="exit 1 when more wrong answers are labelled certified or grounded (default 0)",
+    )
+    ev.set_defaults(func=_eval)
+
     dql = sub.add_parser("dql", help="DQL tools")
     dql_sub = dql.add_subparsers(dest="dql_command", required=True)
     run = dql_sub.add_parser("run", help="run a .dql file's first block and its tests")
@@ -235,7 +254,8 @@ def _show(args: argparse.Namespace, out: Console, err: Console) -> int:
 def _blocks(args: argparse.Namespace, out: Console, err: Console) -> int:
     session = _session(args)
     table = Table("name", "status", "domain", "grain", "file")
-    for block in session.blocks():
+    blocks = session.blocks()
+    for block in blocks:
         cells = (
             block.name,
             str(block.status),
@@ -245,6 +265,8 @@ def _blocks(args: argparse.Namespace, out: Console, err: Console) -> int:
         )
         table.add_row(*(Text(c) for c in cells))
     out.print(table)
+    for name, why in session.library.lowered.items():
+        out.print(Text(f"{name}: not certified: {why}"))
     for problem in session.library.errors:
         err.print(f"[yellow]bad block file:[/] {escape(str(problem))}")
     return 0
@@ -305,3 +327,48 @@ def _usage(message: str) -> ZLensError:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 <= value <= 1.0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"{text!r} is not a fraction from 0 to 1, e.g. 0.9")
+    return value
+
+
+def _eval(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from .evals import load_cases, run_eval
+
+    file = load_cases(args.cases)
+    report = run_eval(file, db=args.db, project=args.project)
+    totals = report.totals()
+    if args.json:
+        out.print_json(json.dumps(report.to_dict(), default=str))
+    else:
+        table = Table("case", "verdict", "label", "route", "ms", "problem")
+        for case in report.cases:
+            table.add_row(
+                Text(case.id),
+                Text(case.verdict),
+                Text(case.label, style=TRUST_STYLE.get(case.label, "")),
+                Text(case.route),
+                f"{1000 * case.seconds:.0f}",
+                Text("; ".join(p for p in case.problems)),
+            )
+        out.print(table)
+        out.print(Text(" ".join(f"{k}={v}" for k, v in totals.items())))
+    failures = []
+    trusted_wrong = totals["wrong_certified"] + totals["wrong_grounded"]
+    if trusted_wrong > args.max_wrong_trusted:
+        failures.append(f"{trusted_wrong} wrong answers labelled certified or grounded")
+    if totals["label_violations"]:
+        failures.append(f"{totals['label_violations']} answers got a forbidden label")
+    accuracy = totals["accuracy"]
+    if args.min_accuracy is not None and (accuracy or 0.0) < args.min_accuracy:
+        failures.append(f"accuracy {accuracy} is below {args.min_accuracy}")
+    for failure in failures:
+        err.print(Text(f"zlens eval: {failure}"))
+    return 1 if failures else 0

@@ -25,9 +25,16 @@ from ..engine import AgentRun, CancelToken
 from ..errors import UserError, ZLensError
 from .config import ZLens
 from .options import AskOptions, parse_ask
-from .views import blocks_view, dql_result_view, runs_view, sql_result_view, trace_view
+from .views import (
+    View,
+    blocks_view,
+    dql_result_view,
+    runs_view,
+    sql_result_view,
+    trace_view,
+)
 
-SUBCOMMANDS = ("connect", "ask", "runs", "show", "blocks", "certify", "config", "help")
+SUBCOMMANDS = ("connect", "ask", "runs", "show", "blocks", "certify", "eval", "config", "help")
 
 HELP = """%zlens QUESTION                 ask (same as %zlens ask QUESTION)
 %%zlens [options]               the cell body is the question
@@ -35,6 +42,7 @@ options: --mode auto|ask|research|sql|block|app  --deep (force research)  --max-
          --budget-usd X  --deadline S  --background  --no-panel  --insert  -o VAR
 %zlens connect sample|PATH|VAR [--project DIR]   VAR: a DuckDB connection or pandas DataFrame
 %zlens runs | show RUN_ID | blocks | certify "Block name" [--by WHO] | config | help
+%zlens eval CASES.yml            measure answers and labels on a cases file (zlens eval)
 %%dql [--save] [--force]         run a DQL block and its tests (--save writes blocks/NAME.dql)
 %%zlens_sql                      run read-only SQL on the connected database"""
 
@@ -229,6 +237,20 @@ class ZLensMagics(Magics):
         block = self._session().certify(" ".join(args), by=by)
         record = block.certification or {}
         print(f'certified "{block.name}" by {record.get("by")} at {record.get("at")}')
+
+    def _cmd_eval(self, rest: str) -> Any:
+        """Run a cases file (the CLI's `zlens eval`); the report is the cell's value."""
+        from ..evals import load_cases, run_eval
+
+        args = _split(rest)
+        if len(args) != 1:
+            raise UserError("Name one cases file: %zlens eval eval/traps.yml")
+        report = run_eval(load_cases(args[0]))
+        totals = report.totals()
+        rows = [[c.id, c.verdict, c.label, c.route, round(1000 * c.seconds)] for c in report.cases]
+        notes = [", ".join(f"{k} {v}" for k, v in totals.items())]
+        display(View("zlens eval", ["case", "verdict", "label", "route", "ms"], rows, notes))
+        return report
 
     def _cmd_config(self, rest: str) -> None:
         for name in sorted(self.settings.trait_names(config=True)):

@@ -51,7 +51,8 @@ def runs_view(session: Any) -> View:
 
 def blocks_view(session: Any) -> View:
     rows = [[b.name, str(b.status), b.domain or "", b.grain or ""] for b in session.blocks()]
-    notes = [f"bad block file: {e}" for e in session.library.errors]
+    notes = [f"{name}: not certified: {why}" for name, why in session.library.lowered.items()]
+    notes += [f"bad block file: {e}" for e in session.library.errors]
     return View("DQL blocks", ["name", "status", "domain", "grain"], rows, notes)
 
 

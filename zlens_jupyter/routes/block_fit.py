@@ -32,11 +32,8 @@ from .phrasing import (
     find_top_n,
     match_at,
 )
+from .question import EXCLUSIONS
 
-# Words that exclude part of the data: a block never silently includes what was excluded.
-EXCLUSIONS = frozenset(
-    {"without", "excluding", "exclude", "excludes", "except", "not", "no", "non", "minus"}
-)
 # Words after which a grouping phrase ends: "by segment in 2024" groups by segment only.
 _END_OF_GROUPING = frozenset(
     {

@@ -32,7 +32,7 @@ from .narrate import describe
 from .phrasing import AGG_WORDS, GRAIN_WORDS, GROUP_MARKERS, SUPERLATIVES
 from .question import GLUE_WORDS
 
-_IGNORED = STOPWORDS | {"which", "most", "top", "highest", "lowest", "breakdown", "split", "show"}
+_IGNORED = STOPWORDS | set(SUPERLATIVES) | {"which", "breakdown", "split", "show"}
 # Words that shape a question rather than name data (aggregates, grouping, order, glue).
 STRUCTURAL_WORDS = (
     GLUE_WORDS
@@ -163,9 +163,15 @@ def _misfit(
     ]
     if unknown:
         return f"the question says '{unknown[0]}', which the block does not cover"
+    compiled = _compiled_sql(block, kit)
+    shape = block_shape(compiled, _measure_column(block)) if compiled else None
+    if shape is None:
+        return "its SQL could not be read to check what it computes"
     # The grain, not every dimension column: "Top products" lists each product's category,
-    # but it does not answer "revenue by category".
+    # but it does not answer "revenue by category". A block that groups nothing has no grain
+    # to ask for, whatever its `grain` says ("one row", "all orders").
     grain = [stems_of(item) for item in (block.grain or "").split(",") if item.strip()]
+    grain = grain if shape.grouped else []
     grain_all = frozenset().union(*grain) if grain else frozenset()
     ranking = grain_words(block) - dimension_words(block) | known
     for words in frame.groupings:
@@ -175,17 +181,15 @@ def _misfit(
         # "customer segment" is one phrase; one of its words must be the grain.
         if not any(w in grain_all or GRAIN_WORDS.get(w) in grain_all for w in stems):
             return f"its grain ({block.grain or 'none'}) has no '{' '.join(words)}'"
-    compiled = _compiled_sql(block, kit)
-    shape = block_shape(compiled, _measure_column(block)) if compiled else None
-    if shape is None:
-        return "its SQL could not be read to check what it computes"
     misfit = shape_misfit(frame, shape, grain, stems_of(block.name))
     if misfit:
         return misfit
-    allowed = {a.lower() for a in block.allowed_filters}
+    # A block runs unchanged: a value the question filters on must be one it already keeps.
+    # (`allowedFilters` says a filter may be added, but an unchanged run adds none.)
     for value in values:
-        if value.column.lower() not in allowed and stem(value.word.lower()) not in grain_all:
-            return f"it cannot filter on {value.column} = {value.value}"
+        kept = str(value.value).lower() in shape.filters
+        if not kept and stem(value.word) not in grain_all:
+            return f"it does not filter on {value.column} = {value.value}"
     return None
 
 

@@ -27,6 +27,11 @@ from .phrasing import (
 )
 from .spec import Filter, GroupBy, Measure, ParseResult, QuestionSpec
 
+# Words that exclude part of the data ("revenue without returns", "not counting web").
+EXCLUSIONS = frozenset(
+    {"without", "excluding", "exclude", "excludes", "except", "not", "no", "non", "minus"}
+)
+
 # Words that glue a question together without naming data.
 GLUE_WORDS = STOPWORDS | {
     "which",
@@ -127,6 +132,15 @@ def parse_question(
     values: list[ValueMatch] | None = None,
 ) -> ParseResult:
     tokens = question_tokens(question)
+    excluded = next((t for t in tokens if t in EXCLUSIONS), None)
+    if excluded is not None:
+        # "revenue without returns" must never become "revenue of returns": until exclusions
+        # are parsed, say so and let the person name what to keep.
+        return _clarify(
+            f"I can't answer questions that exclude something ('{excluded}') yet. "
+            "Say which values to keep instead, e.g. 'revenue of completed orders'.",
+            [],
+        )
     p = _Parse(tokens, set(), catalog, semantic)
     spec = QuestionSpec()
     spec.time_range = find_time_range(tokens, p.taken)
@@ -322,6 +336,19 @@ def _measures(
     for span in spans:
         agg = next((a for s, e, a in aggs if 0 <= span.start - e <= 2), None)
         metric = next((t for t in span.targets if t.kind == "metric"), None)
+        if metric is not None and agg is not None and p.semantic is not None:
+            governed = p.semantic.metric(metric.name or "")
+            if governed is not None and not _same_aggregate(agg, governed.type):
+                # "average revenue" of a summed metric: average per order, per customer or
+                # per line? The metric says how it aggregates; asking beats guessing.
+                label = governed.label or governed.name
+                return _clarify(
+                    f"'{label}' is a {governed.type} ({governed.description or governed.sql}); "
+                    f"the {_AGG_NAMES.get(agg, agg)} of it per what? Name the column to "
+                    f"aggregate instead, e.g. the {_AGG_NAMES.get(agg, agg)} of a column of "
+                    f"{governed.table}.",
+                    [],
+                )
         if metric is not None:
             # A governed metric keeps its own aggregate: "how many customers" is the
             # customers metric, not a count of its rows.
@@ -381,6 +408,20 @@ def _measures(
             return [Measure("count", only, None, alias="row_count")]
         return _clarify("Which measure should I compute? Name a metric or a numeric column.", [])
     return measures
+
+
+_AGG_NAMES = {"avg": "average", "max": "maximum", "min": "minimum", "sum": "total"}
+
+
+def _same_aggregate(asked: str, metric_type: str) -> bool:
+    counts = {"count", "count_distinct"}
+    return (
+        asked == metric_type
+        or (asked in counts and metric_type in counts)
+        or (
+            asked == "sum" and metric_type in counts  # "total customers"
+        )
+    )
 
 
 def _grouping(p: _Parse, span: Span, fact_table: str) -> GroupBy | None:
