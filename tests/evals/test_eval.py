@@ -143,3 +143,34 @@ def test_results_compare_by_value_order_and_rounding() -> None:
     # A year shown as a date is not the year.
     assert not same_result([["2015-01-01", 3]], [(2015, 3)])
     assert same_result([[2015, 3]], [(2015, 3)])
+
+
+def test_the_held_out_traps_have_no_wrong_trusted_answer(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Written after the matcher; one case ("worst 10 products") found a wrong certified
+    # answer on its first run, which is why a count after any superlative is now its N.
+    code, out, err = run_cli(capsys, "eval", str(REPO / "eval" / "traps-heldout.yml"), "--json")
+    totals = json.loads(out)["totals"]
+    assert totals["cases"] >= 20
+    assert totals["wrong_certified"] == 0 and totals["wrong_grounded"] == 0
+    assert code == 0, err
+
+
+@pytest.mark.parametrize(
+    ("question", "limit", "descending"),
+    [
+        ("worst 10 products by revenue", 10, False),
+        ("top 3 segments by revenue", 3, True),
+        ("Which product has the highest revenue?", 1, True),
+        ("Which products have the lowest revenue?", None, False),
+        ("What are the best-selling products?", None, True),
+    ],
+)
+def test_a_ranking_reads_its_direction_and_n(
+    question: str, limit: int | None, descending: bool
+) -> None:
+    from zlens_jupyter.routes.block_fit import read_frame
+
+    frame = read_frame(question)
+    assert frame.ranked and frame.limit == limit and frame.descending is descending

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import sqlglot
 from sqlglot import exp
 
-from .language import STOPWORDS, question_tokens, stem
+from .language import STOPWORDS, question_tokens, stem, to_number
 from .phrasing import (
     GRAIN_WORDS,
     GROUP_MARKERS,
@@ -119,6 +119,12 @@ def read_frame(question: str) -> QuestionFrame:
                 frame.groupings += _phrases(tokens[i + len(phrase) :])
                 break
     superlative = next((SUPERLATIVES[t] for t in tokens if t in SUPERLATIVES), None)
+    if limit is None and superlative is not None:
+        # "worst 10 products", "highest 3": a count right after any superlative is its N.
+        at = next(i for i, t in enumerate(tokens) if t in SUPERLATIVES)
+        following = to_number(tokens[at + 1]) if at + 1 < len(tokens) else None
+        if isinstance(following, int) and following > 0:
+            limit, desc, after_top = following, superlative, at + 2
     if limit is not None:
         frame.limit, frame.descending, frame.ranked = limit, desc, True
         frame.groupings += _phrases(tokens[after_top : after_top + 1]) if after_top else []
