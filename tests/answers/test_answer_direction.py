@@ -8,7 +8,14 @@ a bottom-3 question, a top-5 answer listing 3 names with no ellipsis.
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
 
 from zlens_jupyter import gates
 from zlens_jupyter.engine import (
@@ -20,6 +27,17 @@ from zlens_jupyter.engine import (
     StepOutcome,
     TrustState,
 )
+
+
+@pytest.fixture(scope="module")
+def truth(nyc_file: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Hand-written SQL on a copy of the file: no connection here shares the session's file
+    (DuckDB refuses a second connection to one file with other settings)."""
+    copy = tmp_path_factory.mktemp("nyc_truth") / "truth.duckdb"
+    shutil.copy(nyc_file, copy)
+    con = duckdb.connect(str(copy), read_only=True)
+    yield con
+    con.close()
 
 
 def rows_of(run):
