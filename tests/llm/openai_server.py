@@ -1,8 +1,10 @@
 """A real HTTP server on 127.0.0.1 that speaks the OpenAI Chat Completions protocol.
 
-Each test scripts it with a FIFO of replies (`Reply`, `ErrorReply`); every request it receives
-is recorded, so tests assert both what the client did and what it sent. Replies are rendered
-as plain JSON or, when the request asks for `stream: true`, as server-sent events
+Each test scripts it with a FIFO of replies (`Reply`, `ErrorReply`, and the fault modes
+`RawReply` and `Hang`); every request it receives is recorded, so tests assert both what the
+client did and what it sent. `always(reply)` sets what every request gets once the script is
+spent (a 429 forever, a hang forever); without it an exhausted script answers 500. Replies
+are rendered as plain JSON or, when the request asks for `stream: true`, as server-sent events
 (`data: {...}` chunks, usage in the last chunk, then `data: [DONE]`), so one script serves
 both modes. Reusable by any test that needs a model endpoint:
 
@@ -18,7 +20,7 @@ import socket
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -60,6 +62,31 @@ class ErrorReply:
     delay_s: float = 0.0
 
 
+@dataclass
+class RawReply:
+    """A reply sent verbatim, whatever the request asked for: a garbled 200 (truncated JSON, an
+    HTML gateway page, a JSON body without `choices`) or a body under the wrong content type.
+
+    trickle_s: pause between 16-byte pieces of the body (a server that dribbles its reply).
+    """
+
+    body: str
+    status: int = 200
+    content_type: str = "application/json"
+    delay_s: float = 0.0
+    trickle_s: float = 0.0
+
+
+@dataclass
+class Hang:
+    """Read the request and never answer (until the server is reset or closed)."""
+
+    delay_s: float = 0.0
+
+
+Scripted = Reply | ErrorReply | RawReply | Hang
+
+
 def tool_call(name: str, arguments: dict[str, Any] | str | None = None, **kw: Any) -> Reply:
     """A reply in which the model calls one tool."""
     return Reply(tool_calls=[(name, arguments if arguments is not None else kw)])
@@ -98,6 +125,60 @@ def model_not_found(model: str) -> ErrorReply:
     return ErrorReply(404, f"The model `{model}` does not exist", "model_not_found")
 
 
+# -- fault modes ---------------------------------------------------------------------------
+
+
+def hang() -> Hang:
+    return Hang()
+
+
+def slow(reply: Reply, seconds: float) -> Reply:
+    """The same reply, after `seconds`."""
+    return replace(reply, delay_s=seconds)
+
+
+def huge_usage(reply: Reply, tokens: int = 240_000) -> Reply:
+    """The same reply, claiming `tokens` tokens of usage (5/6 prompt, 1/6 completion)."""
+    completion = tokens // 6
+    return replace(reply, usage=(tokens - completion, completion))
+
+
+def completion_json(reply: Reply, model: str = "fake-model") -> str:
+    """The JSON body of a well-formed completion for `reply`."""
+    return json.dumps(_completion(reply, model))
+
+
+def truncated_json(reply: Reply | None = None) -> RawReply:
+    """A completion cut off halfway, sent as application/json with status 200."""
+    body = completion_json(reply or Reply("There were 32,457 orders on the web."))
+    return RawReply(body[: len(body) // 2])
+
+
+def html_page() -> RawReply:
+    """What a proxy or gateway in front of the model returns when the model is not there."""
+    body = (
+        "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>"
+        "<h1>Bad Gateway</h1><p>The upstream server is temporarily unavailable.</p>"
+        "</body></html>"
+    )
+    return RawReply(body, content_type="text/html; charset=utf-8")
+
+
+def not_json() -> RawReply:
+    """A plain-text 200: not JSON at all."""
+    return RawReply("OK", content_type="text/plain")
+
+
+def no_choices() -> RawReply:
+    """JSON that is not a completion: an object without `choices`."""
+    return RawReply(json.dumps({"id": "chatcmpl-x", "object": "chat.completion", "model": "m"}))
+
+
+def wrong_content_type(reply: Reply) -> RawReply:
+    """A well-formed completion labelled text/html (some proxies rewrite the header)."""
+    return RawReply(completion_json(reply), content_type="text/html")
+
+
 @dataclass
 class RecordedRequest:
     path: str
@@ -116,10 +197,12 @@ class FakeOpenAIServer:
 
     def __init__(self, model: str = "fake-model") -> None:
         self.model = model
-        self.replies: deque[Reply | ErrorReply] = deque()
+        self.replies: deque[Scripted] = deque()
+        self.default: Scripted | None = None
         self.requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
         self._closing = threading.Event()
+        self._release = threading.Event()  # set to free the handlers a Hang holds
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
         self._httpd.block_on_close = False  # a slow reply must not hold up teardown
@@ -132,10 +215,26 @@ class FakeOpenAIServer:
         host, port = self._httpd.server_address[:2]
         return f"http://{host!s}:{port}/v1"
 
-    def script(self, *replies: Reply | ErrorReply) -> FakeOpenAIServer:
+    def script(self, *replies: Scripted) -> FakeOpenAIServer:
         """Queue replies; each request takes the next one."""
         with self._lock:
             self.replies.extend(replies)
+        return self
+
+    def always(self, reply: Scripted | None) -> FakeOpenAIServer:
+        """What every request gets once the script is spent (None: a 500 saying so)."""
+        with self._lock:
+            self.default = reply
+        return self
+
+    def reset(self) -> FakeOpenAIServer:
+        """Forget the script, the default and the recorded requests; free hung handlers."""
+        with self._lock:
+            self.replies.clear()
+            self.default = None
+            self.requests = []
+            self._release.set()
+            self._release = threading.Event()
         return self
 
     @property
@@ -148,6 +247,7 @@ class FakeOpenAIServer:
 
     def close(self) -> None:
         self._closing.set()
+        self._release.set()
         if self._thread.is_alive():  # shutdown() would wait forever for a loop never started
             self._httpd.shutdown()
         self._httpd.server_close()
@@ -160,12 +260,16 @@ class FakeOpenAIServer:
 
     # -- used by the handler -------------------------------------------------------------
 
-    def _take(self, request: RecordedRequest) -> Reply | ErrorReply:
+    def _take(self, request: RecordedRequest) -> tuple[Scripted, threading.Event]:
         with self._lock:
             self.requests.append(request)
-            if not self.replies:
-                return ErrorReply(500, "FakeOpenAIServer: script exhausted", type="test_error")
-            return self.replies.popleft()
+            if self.replies:
+                return self.replies.popleft(), self._release
+            if self.default is not None:
+                return self.default, self._release
+            return ErrorReply(500, "FakeOpenAIServer: script exhausted", type="test_error"), (
+                self._release
+            )
 
     def _pause(self, seconds: float) -> None:
         if seconds > 0:
@@ -185,11 +289,16 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             except json.JSONDecodeError:
                 body = {}
             recorded = RecordedRequest(self.path, dict(self.headers.items()), body, raw)
-            reply = server._take(recorded)
+            reply, release = server._take(recorded)
             server._pause(reply.delay_s)
             try:
+                if isinstance(reply, Hang):
+                    release.wait(120)  # until reset/close; the client gives up long before
+                    return
                 if self.path.rstrip("/") != "/v1/chat/completions":
                     self._send_json(404, {"error": {"message": f"no route {self.path}"}})
+                elif isinstance(reply, RawReply):
+                    self._send_raw(reply)
                 elif isinstance(reply, ErrorReply):
                     error = {"message": reply.message, "type": reply.type, "code": reply.code}
                     self._send_json(reply.status, {"error": error}, reply.headers)
@@ -211,6 +320,20 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 self.send_header(key, value)
             self.end_headers()
             self.wfile.write(data)
+
+        def _send_raw(self, reply: RawReply) -> None:
+            data = reply.body.encode()
+            self.send_response(reply.status)
+            self.send_header("Content-Type", reply.content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            if reply.trickle_s <= 0:
+                self.wfile.write(data)
+                return
+            for start in range(0, len(data), 16):
+                self.wfile.write(data[start : start + 16])
+                self.wfile.flush()
+                server._pause(reply.trickle_s)
 
         def _send_stream(self, reply: Reply, body: dict[str, Any]) -> None:
             self.send_response(200)

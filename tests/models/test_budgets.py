@@ -28,16 +28,21 @@ def test_the_token_budget_stops_the_run_mid_loop(
     make_session: MakeSession, server: FakeOpenAIServer
 ) -> None:
     server.script(plan(), inspect("orders"), inspect("customers"), inspect("products"))
-    run = make_session().ask(QUESTION, max_tokens=1200)
+    run = make_session().ask(QUESTION, max_tokens=3000)
 
     assert run.stop_reason is StopReason.TOKEN_BUDGET
     assert run.status is RunStatus.NEEDS_REVIEW
-    # planner 500, then two rounds (500 each); the third call was never made
+    # planner 500, then two rounds (500 each); the third call's prompt (~2,000 tokens
+    # estimated) no longer fits the 1,500 left, so it was never made
     assert run.usage.tokens == 1500 and len(server.requests) == 3
     stops = [e for e in run.evaluations if e.id == "model-loop"]
     assert stops and stops[0].evidence == {"stop_reason": "token_budget"}
     assert run.steps[0].attempts[0].provenance["tool_steps"][0]["tool"] == "inspect_schema"
-    assert run.usage.remaining(run.budget)["tokens"] < 0  # spent, never refunded
+    assert 0 <= run.usage.remaining(run.budget)["tokens"] < 3000  # spent, never overspent
+    spent = 0
+    for request in server.requests:  # each call was capped to what was left after its prompt
+        assert 0 < request.body["max_tokens"] <= 3000 - spent
+        spent += 500
 
 
 def test_the_cost_budget_stops_the_run_mid_loop(
@@ -45,10 +50,11 @@ def test_the_cost_budget_stops_the_run_mid_loop(
 ) -> None:
     server.script(plan(), inspect("orders"), inspect("customers"))
     session = make_session(price_per_1k_input_usd=1.0, price_per_1k_output_usd=2.0)
-    run = session.ask(QUESTION, max_cost_usd=1.0)
+    run = session.ask(QUESTION, max_cost_usd=2.5)
 
     assert run.stop_reason is StopReason.COST_BUDGET
     assert abs(run.usage.cost_usd - 1.2) < 1e-9  # 0.4 + 0.2 per call, two calls
+    # the next loop call's prompt alone (~1,750 tokens at $1/1k) cannot be paid from $1.30
     assert len(server.requests) == 2
     stops = [e for e in run.evaluations if e.id == "model-loop"]
     assert stops[0].evidence == {"stop_reason": "cost_budget"}

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .enums import Audience, EventType, Route, TrustState
+from .enums import Audience, EventType, Route, StopReason, TrustState
 from .records import AgentRun, Artifact, Evaluation, IntentSignals
 
 
@@ -89,6 +89,9 @@ class StepOutcome:
     certified_block: dict[str, Any] | None = None
     clarification: str | None = None  # the one question to ask the user
     trust_ceiling: TrustState | None = None
+    # A run limit the executor ran into mid-attempt (timeout, token_budget, cost_budget,
+    # user_cancelled): the step ends needing review and the run stops with this reason.
+    stop_reason: StopReason | None = None
 
 
 class Executor(Protocol):

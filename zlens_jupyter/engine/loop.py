@@ -122,7 +122,7 @@ class Engine:
                 mode=request.mode,
                 audience=request.audience,
             )
-            run.plan = self.planner.plan(request, run.route, budget)
+            run.plan = self.planner.plan(request, run.route, self._budget_left(live))
             live.log.emit(EventType.PLAN_CREATED, plan_message(run), payload=run.plan.to_dict())
             queue = deque(run.plan.steps)
             while queue and stop is None:
@@ -135,6 +135,8 @@ class Engine:
                     queue.appendleft(end.escalate_to)
                 elif terminal_success(step):
                     break
+            if stop is None and self._check_stops(live) is StopReason.TIMEOUT:
+                stop = StopReason.TIMEOUT  # an answer that came after the deadline is late
         except (KeyboardInterrupt, RunCancelled):
             stop = StopReason.USER_CANCELLED
             cancel_open_step(run)
@@ -195,6 +197,9 @@ class Engine:
                 return self._end_step(live, step, StepStatus.BLOCKED), _StepEnd(
                     stop=block_reason(attempt)
                 )
+            if outcome.stop_reason is not None:  # a run limit hit mid-attempt
+                end = self._end_step(live, step, StepStatus.NEEDS_REVIEW)
+                return end, _StepEnd(stop=outcome.stop_reason)
             if outcome.clarification:
                 end = self._end_step(live, step, StepStatus.NEEDS_CLARIFICATION)
                 return end, _StepEnd(stop=StopReason.CLARIFICATION)
@@ -296,6 +301,16 @@ class Engine:
             return self.signals(question)
         except Exception as exc:  # routing still works without signals: it just knows less
             return IntentSignals(notes=[f"signals unavailable: {type(exc).__name__}: {exc}"])
+
+    def _budget_left(self, live: _Live) -> Budget:
+        """The budget with what is left of it: the model planner runs on the run's clock."""
+        self._check_stops(live)  # brings elapsed up to now
+        left = live.run.usage.remaining(live.run.budget)
+        return live.run.budget.merged(
+            deadline_s=max(0.0, float(left["seconds"])),
+            max_tokens=int(left["tokens"]),
+            max_cost_usd=float(left["cost_usd"]),
+        )
 
     def _check_stops(self, live: _Live) -> StopReason | None:
         usage = live.run.usage

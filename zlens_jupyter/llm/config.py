@@ -70,6 +70,22 @@ class ModelConfig:
     # Opt-in (DESIGN §3): a model plan costs one more call per question routed to
     # generated_answer or research, and most questions need one step anyway.
     plan_steps: bool = False
+    # Every request carries an output cap: this, or less when the run has fewer tokens left.
+    max_output_tokens: int = 4096
+    # "max_tokens" | "max_completion_tokens"; None: the OpenAI API gets max_completion_tokens,
+    # other servers max_tokens (the one Ollama, vLLM, LM Studio and llama.cpp all read).
+    # A server that rejects the one sent gets the other.
+    output_cap_param: str | None = None
+    # A garbled 200 (truncated JSON, an HTML page, no `choices`) is asked again this often.
+    max_malformed_retries: int = 1
+
+    @property
+    def cap_param(self) -> str:
+        """The request field that carries the output-token cap."""
+        if self.output_cap_param:
+            return self.output_cap_param
+        official = self.base_url is None or "api.openai.com" in self.base_url
+        return "max_completion_tokens" if official else "max_tokens"
 
     def __repr__(self) -> str:
         key = "set" if self.api_key else "unset"

@@ -4,7 +4,9 @@ Each round, in this order:
   1. check stop conditions (rounds, token budget: an estimate of the next prompt counts),
   2. call the model with the read tools and `final_answer`,
   3. keep the raw output; parse each tool call into an intent (kept apart from the raw text),
-  4. validate the call against its schema; a rejected call becomes an error observation,
+  4. validate the call against its schema; a rejected call becomes an error observation and
+     counts as malformed output (a hallucinated tool or arguments), like unparseable text:
+     more than `max_fix_rounds` malformed replies stop the loop (`model_error`),
   5. stop on a repeated call (A, A) or an oscillation (A, B, A, B) before running it,
   6. run the valid call and record its observation as a step (every executed call has one),
   7. feed observations back; a valid `final_answer` (or final JSON message) ends the loop.
@@ -21,6 +23,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from ..errors import MalformedOutput, ZLensError
+from .limits import LimitReached
 from .prompts import GroundingContext, build_messages
 from .provider import ChatProvider
 from .redact import redact_secrets, redact_text
@@ -267,6 +270,8 @@ def _handle_tool_calls(
             )
             return repeated
 
+        if not checked.valid:  # a hallucinated tool or arguments: malformed output, limited
+            outcome = "malformed"
         emit(
             "tool.called",
             {
@@ -307,6 +312,8 @@ def _execute(host: ToolHost, checked: CheckedCall, round_: int, call_id: str) ->
         )
     try:
         observation = run_tool(host, checked)
+    except LimitReached:  # the run's clock or budget, not the model's mistake: stop
+        raise
     except ZLensError as exc:  # the model can fix these: a bad column, a guardrail refusal
         observation = {"error": f"{type(exc).__name__}: {exc}"}
     observation = redact_secrets(observation)  # a host may echo a connection string

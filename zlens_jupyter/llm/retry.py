@@ -3,8 +3,13 @@
 A failed call is turned into a `FailureRecord` and one of three verdicts:
 
     429, 408, 409, 5xx, connection error, timeout -> retry with backoff (honouring Retry-After)
+    a garbled 200 (truncated JSON, an HTML page, no `choices`) -> ask again, at most
+        `max_malformed_retries` times, then MalformedReply (a ModelError: the step degrades)
     context too long (400 context_length_exceeded, 413) -> ContextOverflow, no retry
     401 / 403 / 404 / other 4xx -> ModelError, no retry (retrying cannot fix them)
+
+With `limits` (the run's clock), a retry whose wait the time left cannot cover is not made:
+LimitReached("timeout") instead, so no sleep runs past the deadline.
 
 Every exception raised from here carries `.failures`: the records of every attempt.
 """
@@ -20,6 +25,7 @@ from typing import Any, TypeVar
 
 from ..errors import ContextOverflow, ModelError, TransientError
 from .config import ModelConfig
+from .limits import CallLimits
 from .redact import redact_text
 
 T = TypeVar("T")
@@ -32,7 +38,7 @@ class FailureRecord:
     """One failed attempt at the provider: what kind, the HTTP status, and how long we waited.
 
     kind: rate_limited | server_error | timeout | connection | auth | permission | not_found
-          | context_overflow | bad_request | stream_interrupted
+          | context_overflow | bad_request | stream_interrupted | malformed_reply
     """
 
     kind: str
@@ -49,6 +55,19 @@ TRANSIENT_KINDS = {"rate_limited", "server_error", "timeout", "connection", "str
 
 class StreamInterrupted(Exception):
     """A streamed reply ended before the model finished (no finish reason, no usage chunk)."""
+
+
+class ReplyTimeout(Exception):
+    """The reply was still arriving when the call's time ran out (a dribbling server)."""
+
+
+class GarbledReply(Exception):
+    """A 200 whose body is not a chat completion: truncated or non-JSON, an HTML page, JSON
+    without `choices`. The message says what arrived (redacted, short)."""
+
+
+class MalformedReply(ModelError):
+    """The endpoint kept answering 200 with something that is not a completion."""
 
 
 _CONTEXT_MARKERS = (
@@ -133,6 +152,10 @@ def classify(exc: BaseException, config: ModelConfig) -> FailureRecord | None:
 
     if isinstance(exc, StreamInterrupted):
         return FailureRecord("stream_interrupted", None, str(exc))
+    if isinstance(exc, GarbledReply):
+        return FailureRecord("malformed_reply", 200, redact_text(str(exc)))
+    if isinstance(exc, ReplyTimeout):
+        return FailureRecord("timeout", None, str(exc))
     if isinstance(exc, openai.APITimeoutError):
         return FailureRecord("timeout", None, f"no reply within {config.timeout_s:g}s")
     if isinstance(exc, openai.APIConnectionError):
@@ -191,15 +214,19 @@ def call_with_retries(
     rng: random.Random | None = None,
     failures: list[FailureRecord] | None = None,
     can_retry: Callable[[], bool] = lambda: True,
+    limits: CallLimits | None = None,
 ) -> T:
-    """Run `call`, retrying transient provider failures at most `config.max_retries` times.
+    """Run `call`, retrying transient provider failures at most `config.max_retries` times
+    and garbled replies at most `config.max_malformed_retries` times.
 
     Failures are appended to `failures` (pass a list to read them after success, too).
     `can_retry` lets a streaming caller refuse a retry once output has reached the user.
+    `limits` refuses a retry whose wait the time left cannot cover (LimitReached).
     """
     rng = rng or random.Random()
     records = failures if failures is not None else []
     retry = 0
+    garbled = 0
     while True:
         try:
             return call()
@@ -208,6 +235,17 @@ def call_with_retries(
             if record is None:
                 raise
             records.append(record)
+            if record.kind == "malformed_reply":
+                if garbled >= config.max_malformed_retries or not can_retry():
+                    raise attach_failures(
+                        MalformedReply(
+                            f"model {config.model!r} sent a malformed reply "
+                            f"{garbled + 1} time(s): {record.message}"
+                        ),
+                        records,
+                    ) from exc
+                garbled += 1  # the limited repair: the same request once more, no wait
+                continue
             if record.kind not in TRANSIENT_KINDS:
                 raise attach_failures(terminal_error(record, config), records) from exc
             if retry >= config.max_retries or not can_retry():
@@ -225,6 +263,9 @@ def call_with_retries(
             if asked is not None:
                 # Honour the server's number; jitter only ever adds to it.
                 wait = asked + rng.random() * min(0.1 * asked, 0.5)
+            if limits is not None and not limits.covers_wait(wait):
+                why = f"model {config.model!r}: {record.kind} ({record.message})"
+                raise attach_failures(limits.wait_refused(wait, why), records) from exc
             record.waited_s = round(wait, 4)
             sleep(wait)
             retry += 1

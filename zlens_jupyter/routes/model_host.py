@@ -9,11 +9,13 @@ slices of one table at a time; nothing here can return a whole table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from sqlglot import exp
 
 from ..errors import GuardrailViolation, QueryError, QueryTimeout
+from ..llm.limits import LimitReached
 from ..warehouse.validate import nearest_names
 from .kit import RouteKit
 
@@ -21,26 +23,50 @@ MAX_SAMPLE_VALUES = 20
 MAX_PREVIEW_ROWS = 200
 MAX_SCHEMA_COLUMNS = 80
 _VALUE_CHARS = 80  # one long free-text value must not flood the model's context
+MIN_STATEMENT_S = 0.25  # the shortest statement timeout a tool runs with
 
 
 class WarehouseToolHost:
     """`ToolHost` over a `RouteKit`: catalog search, schema, samples, metrics, SQL preview.
 
-    `timeout_s` bounds every statement a tool runs (the step's remaining wall clock).
-    `calls` counts the tools run, for the trace.
+    `timeout_s` bounds every statement a tool runs; `seconds_left` (the run's clock) shrinks
+    that bound as the run goes on, and a tool asked for after the deadline is not run
+    (LimitReached("timeout")). `calls` counts the tools run, for the trace.
     """
 
-    def __init__(self, kit: RouteKit, *, timeout_s: float = 10.0) -> None:
+    def __init__(
+        self,
+        kit: RouteKit,
+        *,
+        timeout_s: float = 10.0,
+        seconds_left: Callable[[], float | None] | None = None,
+    ) -> None:
         self.kit = kit
-        self.timeout_s = max(0.5, min(timeout_s, kit.statement_timeout_s))
+        self._timeout_s = max(0.5, min(timeout_s, kit.statement_timeout_s))
+        self._seconds_left = seconds_left
         self.calls = 0
+
+    def _start_tool(self) -> None:
+        """Count the tool, unless the run's time is spent (then it does not run)."""
+        _ = self.timeout_s  # raises LimitReached after the deadline
+        self.calls += 1
+
+    @property
+    def timeout_s(self) -> float:
+        """The statement timeout for the next tool: within the time the run has left."""
+        left = self._seconds_left() if self._seconds_left is not None else None
+        if left is None:
+            return self._timeout_s
+        if left <= 0:
+            raise LimitReached("timeout", "the run's time budget is spent; no more tools run")
+        return max(MIN_STATEMENT_S, min(self._timeout_s, left))
 
     # -- catalog --------------------------------------------------------------------------
 
     def search_catalog(self, query: str, k: int = 5) -> dict[str, Any]:
         """Metrics, tables and columns that match `query` (BM25 over names, comments and
         sampled values; metric names and synonyms), at most `k` of each kind."""
-        self.calls += 1
+        self._start_tool()
         k = _clamp(k, 1, MAX_SAMPLE_VALUES)
         catalog = self.kit.warehouse.catalog()
         linked = self.kit.warehouse.link(query, k_tables=k, k_columns=k)
@@ -79,7 +105,7 @@ class WarehouseToolHost:
 
     def inspect_schema(self, table: str) -> dict[str, Any]:
         """Columns and types of one table, with its row count and the keys it joins on."""
-        self.calls += 1
+        self._start_tool()
         catalog = self.kit.warehouse.catalog()
         info = catalog.table(table)
         if info is None:
@@ -107,7 +133,7 @@ class WarehouseToolHost:
 
     def sample_values(self, table: str, column: str, k: int = 5) -> dict[str, Any]:
         """Up to `k` (at most 20) distinct non-null values of one column."""
-        self.calls += 1
+        self._start_tool()
         k = _clamp(k, 1, MAX_SAMPLE_VALUES)
         catalog = self.kit.warehouse.catalog()
         info = catalog.table(table)
@@ -140,7 +166,7 @@ class WarehouseToolHost:
 
     def lookup_metric(self, name: str) -> dict[str, Any]:
         """The governed definition of a metric: its aggregate SQL, table and time column."""
-        self.calls += 1
+        self._start_tool()
         semantic = self.kit.semantic
         metric = semantic.metric(name)
         if metric is None:
@@ -157,7 +183,7 @@ class WarehouseToolHost:
         """Guard, validate against the catalog, and run at most `limit` (<= 200) rows.
 
         Every refusal or failure is an observation the model can act on."""
-        self.calls += 1
+        self._start_tool()
         limit = _clamp(limit, 1, MAX_PREVIEW_ROWS)
         warehouse = self.kit.warehouse
         try:

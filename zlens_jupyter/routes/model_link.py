@@ -11,17 +11,16 @@ Shared state, and why it is shared:
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from ..engine import StepContext
-from ..errors import ZLensError
 from ..llm import ChatProvider, ChatResult, ModelConfig, failures_of, redact_text
-from ..llm.provider import OnDelta
+from ..llm.limits import CallLimits, LimitReached
 from ..llm.retry import Sleep
 from .kit import RouteKit
 
@@ -30,18 +29,14 @@ _FATAL_KINDS = {"auth", "permission", "not_found"}
 _MAX_PENDING_PLANS = 32
 
 
-class LoopInterrupted(ZLensError):
-    """A run limit fired before the next model call: `reason` is the engine's stop reason
-    (token_budget, cost_budget, timeout or user_cancelled)."""
-
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
+# A run limit fired before or during a model call: `reason` is the engine's stop reason
+# (token_budget, cost_budget, timeout or user_cancelled). The model layer raises it.
+LoopInterrupted = LimitReached
 
 
 @dataclass
 class Spend:
-    """Tokens and dollars spent on model calls (as the server reported them)."""
+    """Tokens and dollars spent on model calls (as charged to the run's budget)."""
 
     tokens: int = 0
     cost_usd: float = 0.0
@@ -53,12 +48,14 @@ class Spend:
         self.calls += other.calls
 
 
-class Meter:
-    """Counts what one attempt spends and stops it between calls when a run limit is reached.
+class Meter(CallLimits):
+    """The run's clock and budgets as one attempt (or the planner) sees them, and what it spent.
 
-    The rule is the engine's own (a budget is spent when what was used reaches it), so when an
-    attempt stops here the engine, charged with the same numbers, stops the run for the same
-    reason at its next check.
+    With a step context, the limits are what the engine said was left when the attempt
+    started (`deadline_s`, `tokens_left`, `cost_left_usd`) and Stop is its cancel token;
+    `already` is spend made before (the planner's), charged first. Without a context the
+    limits are the keyword arguments (None: unlimited). The engine charges the same numbers,
+    so a budget spent here is spent there too.
     """
 
     def __init__(
@@ -67,66 +64,51 @@ class Meter:
         *,
         already: Spend | None = None,
         clock: Callable[[], float] = time.monotonic,
+        seconds: float | None = None,
+        tokens: int | None = None,
+        cost_usd: float | None = None,
     ) -> None:
+        if ctx is not None:
+            token = ctx.cancel_token
+            super().__init__(
+                seconds=ctx.deadline_s,
+                tokens=ctx.tokens_left,
+                cost_usd=ctx.cost_left_usd,
+                cancelled=lambda: token.cancelled,
+                clock=clock,
+            )
+        else:
+            super().__init__(seconds=seconds, tokens=tokens, cost_usd=cost_usd, clock=clock)
         self.ctx = ctx
-        self.spent = Spend()
         if already is not None:
-            self.spent.add(already)
-        self.clock = clock
-        self.started = clock()
+            self.tokens += already.tokens
+            self.cost_usd = round(self.cost_usd + already.cost_usd, 8)
+            self.calls += already.calls
 
-    def check(self) -> None:
-        """Raise LoopInterrupted if the next call may not be made."""
-        ctx = self.ctx
-        if ctx is None:
-            return
-        if ctx.cancel_token.cancelled:
-            raise LoopInterrupted("user_cancelled", ctx.cancel_token.reason or "cancelled")
-        if self.clock() - self.started >= ctx.deadline_s:
-            raise LoopInterrupted("timeout", "the run's time budget is spent")
-        if self.spent.tokens >= ctx.tokens_left:
-            raise LoopInterrupted(
-                "token_budget",
-                f"{self.spent.tokens} tokens used of the {ctx.tokens_left} left for this run",
-            )
-        if self.spent.cost_usd >= ctx.cost_left_usd:
-            raise LoopInterrupted(
-                "cost_budget",
-                f"${self.spent.cost_usd:.4f} spent of the ${ctx.cost_left_usd:.4f} left",
-            )
+    @property
+    def spent(self) -> Spend:
+        return Spend(self.tokens, self.cost_usd, self.calls)
 
     def add(self, result: ChatResult) -> None:
-        self.spent.add(Spend(result.usage.total_tokens, result.cost_usd, 1))
+        """Charge a reply made outside a metered provider (same rules as the provider's)."""
+        self.charge(result)
+
+    def limited_ctx(self) -> StepContext | None:
+        """The step context with `deadline_s` brought up to now (for the kit's statements)."""
+        seconds = self.seconds_left()
+        if self.ctx is None or seconds is None:
+            return self.ctx
+        return dataclasses.replace(self.ctx, deadline_s=max(seconds, 0.0))
 
 
 class MeteredProvider(ChatProvider):
-    """A ChatProvider that asks its meter before every call and reports every reply to it."""
+    """A ChatProvider whose every call obeys its meter: timeouts within the time left, output
+    caps within the tokens left, retries only where the deadline covers them, every reply
+    charged (an overrun is discarded and raises LimitReached)."""
 
     def __init__(self, config: ModelConfig, meter: Meter, *, sleep: Sleep = time.sleep) -> None:
-        super().__init__(config, sleep=sleep)
+        super().__init__(config, sleep=sleep, limits=meter)
         self.meter = meter
-
-    def complete(
-        self,
-        messages: Sequence[dict[str, Any]],
-        *,
-        tools: Sequence[dict[str, Any]] | None = None,
-        response_format: dict[str, Any] | None = None,
-        stream: bool = False,
-        on_delta: OnDelta | None = None,
-        temperature: float | None = None,
-    ) -> ChatResult:
-        self.meter.check()
-        result = super().complete(
-            messages,
-            tools=tools,
-            response_format=response_format,
-            stream=stream,
-            on_delta=on_delta,
-            temperature=temperature,
-        )
-        self.meter.add(result)
-        return result
 
     def close(self) -> None:
         """Release the HTTP connection pool (one provider lives for one attempt)."""
@@ -146,12 +128,9 @@ class ModelLink:
         self._planning: dict[str, Spend] = {}
         self._lock = threading.Lock()
 
-    def provider(self, meter: Meter, *, timeout_s: float | None = None) -> MeteredProvider:
-        """A fresh provider for one attempt, its HTTP timeout within the run's clock."""
-        config = self.config
-        if timeout_s is not None:
-            config = config.with_overrides(timeout_s=max(1.0, min(config.timeout_s, timeout_s)))
-        provider = MeteredProvider(config, meter, sleep=self.sleep)
+    def provider(self, meter: Meter) -> MeteredProvider:
+        """A fresh provider for one attempt; the meter bounds each call by the run's clock."""
+        provider = MeteredProvider(self.config, meter, sleep=self.sleep)
         provider.supports_json_schema = self.supports_json_schema
         return provider
 

@@ -145,7 +145,10 @@ def narrate(
         reply = provider.complete(
             narration_messages(ctx.question, results), stream=True, on_delta=stream.feed
         )
-    except (ModelError, TransientError, LoopInterrupted) as exc:
+    except LoopInterrupted as exc:  # a run limit: the deterministic sentence, and stop
+        reason = redact_text(str(exc))
+        return fallback, {"source": "deterministic", "reason": reason, "stop_reason": exc.reason}
+    except (ModelError, TransientError) as exc:
         return fallback, {"source": "deterministic", "reason": redact_text(str(exc))}
     finally:
         stream.close()

@@ -76,7 +76,11 @@ class ModelStepPlanner:
                 f"Suggested route: {route.value}\nAt most {budget.max_steps} steps.",
             },
         ]
-        meter = Meter()
+        # The engine passes what is left of the run's budget: the plan obeys the run's clock
+        # and budgets like every other call (a limit reached here means the fallback plan).
+        meter = Meter(
+            seconds=budget.deadline_s, tokens=budget.max_tokens, cost_usd=budget.max_cost_usd
+        )
         provider = self.link.provider(meter)
         try:
             reply = complete_json(provider, messages, plan_schema(budget.max_steps), name="plan")

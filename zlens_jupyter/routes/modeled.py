@@ -11,10 +11,17 @@ One attempt, in order:
   6. the model narrates the verified result; a sentence with a number not in the result is
      replaced by the deterministic one.
 
-A model that stays unreachable, refuses our credentials or keeps failing does not fail the
-run: the step is answered by the offline executor and the trace says why (`degraded`).
-Context overflow is left to the engine (it retries with a smaller prompt) until the prompt
-cannot shrink further; malformed output is left to the engine's repair.
+A model that stays unreachable, refuses our credentials, keeps failing or keeps sending
+garbled replies (truncated JSON, an HTML page: asked again once, see llm/retry.py) does not
+fail the run: the step is answered by the offline executor and the trace says why
+(`degraded`). Context overflow is left to the engine (it retries with a smaller prompt) until
+the prompt cannot shrink further; malformed output is left to the engine's repair.
+
+Run limits are hard: every model call, tool and statement of an attempt runs on the run's
+clock and budgets (the `Meter`). When one is reached mid-attempt (the deadline, the tokens or
+dollars left, Stop) the attempt ends there, with whatever verified result it already had,
+and `StepOutcome.stop_reason` makes the engine stop the run with that reason. A reply that
+reports more than was left is never used (see llm/limits.py).
 """
 
 from __future__ import annotations
@@ -22,7 +29,16 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any
 
-from ..engine import Artifact, Evaluation, Executor, Route, Severity, StepContext, StepOutcome
+from ..engine import (
+    Artifact,
+    Evaluation,
+    Executor,
+    Route,
+    Severity,
+    StepContext,
+    StepOutcome,
+    StopReason,
+)
 from ..engine.loop import MAX_CONTEXT_SHRINKS
 from ..engine.planner import Planner
 from ..errors import (
@@ -32,7 +48,15 @@ from ..errors import (
     ModelError,
     TransientError,
 )
-from ..llm import ChatProvider, ModelConfig, ToolLoopResult, ground_from_host, run_tool_loop
+from ..llm import (
+    ChatProvider,
+    ModelConfig,
+    ToolLoopResult,
+    failures_of,
+    ground_from_host,
+    run_tool_loop,
+)
+from ..llm.retry import MalformedReply
 from .generated import chart_hint, clarification
 from .kit import RouteKit, looks_like_sql, refuse_unsafe_request
 from .model_host import GroundingHost, WarehouseToolHost
@@ -86,11 +110,15 @@ class ModelRoute(ABC):
             return charged(degrade(ctx, self.offline, reason), meter.spent)
         if looks_like_sql(ctx.question):  # the user's own SQL needs no model
             return charged(self.offline(ctx), meter.spent)
-        provider = self.link.provider(meter, timeout_s=ctx.deadline_s)
+        provider = self.link.provider(meter)
         try:
             outcome = self.attempt(ctx, provider)
         except LoopInterrupted as exc:
             outcome = stopped_loop_outcome(exc.reason, getattr(exc, "partial", None))
+            outcome.stop_reason = StopReason(exc.reason)
+            outcome.provenance["limit"] = str(exc)
+            if failures_of(exc):
+                outcome.provenance["provider_failures"] = [f.to_dict() for f in failures_of(exc)]
         except FinalSQLRefused as exc:  # blocked like any guardrail violation, cost charged
             outcome = refused(exc)
         except ContextOverflow as exc:
@@ -101,11 +129,16 @@ class ModelRoute(ABC):
         except MalformedOutput:
             self.link.charge_planning(ctx.question, meter.spent)
             raise
+        except MalformedReply as exc:  # garbled 200s, asked again once: answer offline
+            reason = f"the model's replies were malformed: {exc}"
+            outcome = degrade(ctx, self.offline, reason, failure=exc)
         except (ModelError, TransientError) as exc:
             self.link.note_failure(exc)
             outcome = degrade(ctx, self.offline, f"model unavailable: {exc}", failure=exc)
         finally:
             provider.close()
+        if meter.overruns:  # the server's claim, for the trace; the run was charged the rest
+            outcome.provenance["usage_overrun"] = meter.overruns[-1]
         return charged(outcome, meter.spent)
 
     @abstractmethod
@@ -115,8 +148,9 @@ class ModelRoute(ABC):
     def run_loop(self, ctx: StepContext, provider: ChatProvider) -> ToolLoopResult:
         """Ground the question in a bounded catalog slice, then run the tool loop."""
         ctx.tool_called("ground_context", {"question": ctx.question, "shrink": ctx.shrink_context})
+        clock = provider.limits.seconds_left if provider.limits is not None else None
         grounding = ground_from_host(
-            GroundingHost(self.kit, timeout_s=ctx.deadline_s),
+            GroundingHost(self.kit, timeout_s=ctx.deadline_s, seconds_left=clock),
             ctx.question,
             shrink=ctx.shrink_context,
         )
@@ -129,7 +163,7 @@ class ModelRoute(ABC):
         examples = certified_examples(self.kit, ctx.question)
         return run_tool_loop(
             provider,
-            WarehouseToolHost(self.kit, timeout_s=ctx.deadline_s),
+            WarehouseToolHost(self.kit, timeout_s=ctx.deadline_s, seconds_left=clock),
             question=task_text(ctx),
             system_prompt=system_prompt(self.route, examples),
             context=grounding,
@@ -152,9 +186,14 @@ class ModelRoute(ABC):
         return outcome
 
     def execute_final(
-        self, ctx: StepContext, sql: str
+        self, ctx: StepContext, sql: str, provider: ChatProvider | None = None
     ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
-        """The final SQL, re-guarded, validated and run bounded by the kit."""
+        """The final SQL, re-guarded, validated and run bounded by the kit, on the run's clock
+        (LimitReached if the time is already spent)."""
+        meter = getattr(provider, "meter", None)
+        if isinstance(meter, Meter):
+            meter.check()
+            ctx = meter.limited_ctx() or ctx
         ctx.tool_called("run_sql_preview", {"sql": sql, "purpose": "final answer, re-guarded"})
         try:
             return self.kit.execute(sql, ctx)
@@ -202,7 +241,7 @@ class ModelAnswer(ModelRoute):
         loop: ToolLoopResult | None,
     ) -> StepOutcome:
         fields = loop_fields(loop)
-        result, facts = self.execute_final(ctx, sql)
+        result, facts = self.execute_final(ctx, sql, provider)
         shape = str(intent.get("shape") or "breakdown")
         provenance = {**fields["provenance"], **facts, "model": self.link.config.model}
         if recovery:
@@ -221,6 +260,7 @@ class ModelAnswer(ModelRoute):
         outcome.answer, provenance["narration"] = narrate(
             provider, ctx, [("Result", result)], fallback
         )
+        outcome.stop_reason = narration_stop(provenance["narration"])
         provenance["visualization"] = chart_hint(shape, result)
         content: dict[str, Any] = {"answer": outcome.answer, "sql": sql}
         if loop is not None and loop.query_plan:
@@ -243,7 +283,7 @@ class ModelResearch(ModelRoute):
             return model_clarification(loop)
         fields = loop_fields(loop)
         intent = {**fields["parsed_intent"], **shape_of(loop.query_plan, loop.final_sql)}
-        result, facts = self.execute_final(ctx, loop.final_sql)
+        result, facts = self.execute_final(ctx, loop.final_sql, provider)
         provenance = {**fields["provenance"], **facts, "model": self.link.config.model}
         outcome = StepOutcome(
             sql=loop.final_sql,
@@ -269,6 +309,7 @@ class ModelResearch(ModelRoute):
         outcome.answer, provenance["narration"] = narrate(
             provider, ctx, [(f["title"], f["result"]) for f in findings], fallback, numbers
         )
+        outcome.stop_reason = narration_stop(provenance["narration"])
         outcome.evaluations.append(research_depth(len(findings)))
         outcome.artifacts = [
             Artifact(
@@ -307,6 +348,13 @@ def findings_of(
 
 def _finding(title: str, sql: str, result: dict[str, Any], shape: str) -> dict[str, Any]:
     return {"title": title, "sentence": describe(result, shape), "sql": sql, "result": result}
+
+
+def narration_stop(provenance: dict[str, Any]) -> StopReason | None:
+    """The run limit the narration call ran into, if any: the verified result and the
+    deterministic sentence stand, and the run stops with that reason."""
+    reason = provenance.get("stop_reason")
+    return StopReason(reason) if reason else None
 
 
 def research_depth(count: int) -> Evaluation:
