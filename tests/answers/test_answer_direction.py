@@ -166,3 +166,22 @@ def test_the_old_top_5_listing_3_without_ellipsis_is_review_required(nyc_session
     check = direction_check(run)
     assert not check.passed and "3 of 5" in check.message
     assert run.trust_state is TrustState.REVIEW_REQUIRED, run.trust_reason
+
+
+def test_a_certified_ranking_says_its_order_and_the_gate_checks_it(shop):
+    run = shop.ask("What are the top products by revenue?")
+    assert run.route is Route.CERTIFIED_ANSWER and run.trust_state is TrustState.CERTIFIED, (
+        run.route,
+        run.trust_reason,
+    )
+    assert run.answer.startswith("Revenue by product_name, category (10 groups, highest first): ")
+    assert run.answer.endswith(", …")
+    check = direction_check(run)
+    assert check.passed, check.message
+
+
+def test_a_certified_breakdown_in_no_asked_order_says_none(shop):
+    run = shop.ask("revenue by segment")
+    assert run.route is Route.CERTIFIED_ANSWER
+    assert run.answer.startswith("Revenue by segment (4 groups): ")
+    assert not [e for e in run.evaluations if e.id == "answer-direction"]

@@ -241,7 +241,14 @@ class CertifiedAnswer:
         shape = "scalar" if result and result["row_count"] == 1 else "breakdown"
         measure = (block.visualization or {}).get("y")
         answer = (
-            describe(result, shape, measure=str(measure) if measure else None) if result else None
+            describe(
+                result,
+                shape,
+                measure=str(measure) if measure else None,
+                order_desc=self.kit.frame(ctx.question).descending,
+            )
+            if result
+            else None
         )
         return StepOutcome(
             answer=answer,

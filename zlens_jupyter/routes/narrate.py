@@ -4,6 +4,7 @@ is a value in the result (the gates check this). How the loop got there stays in
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import Any
 
 
@@ -96,7 +97,9 @@ def describe(
     more = ", …" if len(rows) > 3 and not where else ""
     end = "" if more else "."
     groups = f"first {total} groups shown" if result.get("truncated") else f"{total} groups"
-    order = "" if order_desc is None else f", {'highest' if order_desc else 'lowest'} first"
+    # The order the question asked, said only when the rows really go that way.
+    ordered = order_desc is not None and _in_order(rows, order_desc)
+    order = f", {'highest' if order_desc else 'lowest'} first" if ordered else ""
     return f"{label} by {', '.join(dims)} ({groups}{order}): {listed}{more}{where}{end}"
 
 
@@ -133,6 +136,13 @@ def _ranking(
     if len(rows) > 3:  # some of the N are not named: say so
         return f"{head}: {listed}, …{where}" + ("." if where else "")
     return f"{head}: {listed}{where}."
+
+
+def _in_order(rows: list[list[Any]], desc: bool) -> bool:
+    """Whether the measure (last column) never goes the other way down the rows."""
+    values = [r[-1] for r in rows if isinstance(r[-1], int | float) and not isinstance(r[-1], bool)]
+    pairs = list(pairwise(values))
+    return all(a >= b for a, b in pairs) if desc else all(a <= b for a, b in pairs)
 
 
 def _ascending(rows: list[list[Any]]) -> bool:
