@@ -332,12 +332,19 @@ def check_answer_direction(
             message="; ".join(problems),
             evidence={"asked_desc": desc, "asked_n": asked_n, "said_n": said_n, "rows": rows},
         )
-    what = f"{'top' if desc else 'bottom'} " if desc is not None else ""
+    asked = " ".join(
+        part
+        for part in (
+            "highest" if desc else "lowest" if desc is not None else "",
+            str(asked_n or ""),
+        )
+        if part
+    )
     return Evaluation(
         id="answer-direction",
         label="Direction and count",
         passed=True,
-        message=f"the sentence and the rows give the {what}{asked_n or rows} asked",
+        message=f"the sentence and the row order agree with the question ({asked})",
     )
 
 
