@@ -325,10 +325,6 @@ def _usage(message: str) -> ZLensError:
     return UserError(message)
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 def _fraction(text: str) -> float:
     try:
         value = float(text)
@@ -372,3 +368,7 @@ def _eval(args: argparse.Namespace, out: Console, err: Console) -> int:
     for failure in failures:
         err.print(Text(f"zlens eval: {failure}"))
     return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

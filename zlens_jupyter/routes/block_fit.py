@@ -215,6 +215,10 @@ def block_shape(sql: str, measure: str | None) -> BlockShape | None:
         value = limit_node.expression
         limit = int(value.this) if isinstance(value, exp.Literal) and value.is_int else None
     grouped = select.args.get("group") is not None or bool(select.args.get("distinct"))
+    if not grouped and not any(select.find_all(exp.AggFunc)):
+        # A composed block (`SELECT * FROM "block:Busy carriers" WHERE ...`) is as grouped as
+        # the query it reads from.
+        grouped = tree.find(exp.Group) is not None
     return BlockShape(aggregate, grouped, filters, descending, limit)
 
 
