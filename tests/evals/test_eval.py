@@ -37,7 +37,7 @@ def test_the_trap_corpus_has_no_wrong_trusted_answer_and_keeps_certified_recall(
     report = json.loads(out)
     totals = report["totals"]
     traps = [c for c in report["cases"] if c["expected_route"] != "certified_answer"]
-    assert len(traps) >= 55 and totals["cases"] >= 60
+    assert len(traps) >= 60 and totals["cases"] >= 80
     assert totals["wrong_certified"] == 0 and totals["wrong_grounded"] == 0, [
         (c["id"], c["label"], c["problems"]) for c in report["cases"] if c["verdict"] == "wrong"
     ]
