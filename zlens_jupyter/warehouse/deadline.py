@@ -8,11 +8,13 @@ for each would cost more than the statements themselves.
 
 from __future__ import annotations
 
+import contextvars
 import heapq
 import itertools
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import duckdb
 
@@ -30,10 +32,23 @@ class Deadline:
         self.seconds = seconds
         self.cursor = cursor
         # Polled by the watchdog: a Stop click (a cancel token) interrupts the statement too.
-        self.should_stop = should_stop
+        # Without one of its own, a statement obeys the run it belongs to (`stop_scope`).
+        self.should_stop = should_stop or _SCOPE_STOP.get()
         self.due = 0.0
-        self.expired = False
+        self.expired = False  # our timer stopped it
+        self.cancelled = False  # a cancel (Stop, Ctrl-C) stopped it: never a timeout
         self.disarmed = False
+
+    def stop_requested(self) -> bool:
+        """Whether the run this statement belongs to was cancelled (a Stop, Ctrl-C)."""
+        if self.cancelled:
+            return True
+        if self.should_stop is None:
+            return False
+        try:
+            return bool(self.should_stop())
+        except Exception:  # a broken predicate is not a cancel
+            return False
 
     def __enter__(self) -> Deadline:
         self.due = time.monotonic() + self.seconds
@@ -45,6 +60,27 @@ class Deadline:
 
 
 STOP_POLL_S = 0.1  # how often a running statement checks for Stop
+
+_SCOPE_STOP: contextvars.ContextVar[Callable[[], bool] | None] = contextvars.ContextVar(
+    "zlens_stop", default=None
+)
+
+
+@contextmanager
+def stop_scope(should_stop: Callable[[], bool]) -> Iterator[None]:
+    """Every statement started in this block (this thread) is interrupted as soon as
+    `should_stop()` turns true, also those whose caller passed no cancel predicate."""
+    token = _SCOPE_STOP.set(should_stop)
+    try:
+        yield
+    finally:
+        _SCOPE_STOP.reset(token)
+
+
+def poll_stops_now() -> None:
+    """Wake the watchdog to check every running statement's cancel at once (a signal just
+    cancelled a run: do not wait for the next poll)."""
+    _WATCHDOG.poke()
 
 
 class _Watchdog:
@@ -64,6 +100,10 @@ class _Watchdog:
                     target=self._run, name="zlens-deadlines", daemon=True
                 )
                 self._thread.start()
+            self._wakeup.notify()
+
+    def poke(self) -> None:
+        with self._wakeup:
             self._wakeup.notify()
 
     def disarm(self, deadline: Deadline) -> None:
@@ -87,7 +127,13 @@ class _Watchdog:
                     self._wakeup.wait(min(wait, STOP_POLL_S) if polled else wait)
                     continue
                 _, _, deadline = heapq.heappop(self._queue)
-                deadline.expired = True
+                # A statement of a cancelled run that also reached its time limit was
+                # cancelled: it must never read as a timeout (timeouts are repaired and
+                # re-run; a cancel ends the run).
+                if deadline.stop_requested():
+                    deadline.cancelled = True
+                else:
+                    deadline.expired = True
                 deadline.cursor.interrupt()
 
     def _stop_requested(self) -> None:
@@ -95,12 +141,12 @@ class _Watchdog:
         for _, _, deadline in self._queue:
             if deadline.disarmed or deadline.should_stop is None:
                 continue
-            try:
-                stop = deadline.should_stop()
-            except Exception:  # a broken predicate must not kill the watchdog
-                stop = False
-            if stop:
-                deadline.disarmed = True
+            if deadline.stop_requested():  # never raises: a broken predicate is no cancel
+                # Interrupt again on every poll until the statement's block ends: an
+                # interrupt sent just before DuckDB starts the statement is lost (DuckDB
+                # clears the flag when a query begins), and a cancelled statement must
+                # never run on to its end.
+                deadline.cancelled = True
                 deadline.cursor.interrupt()
 
 

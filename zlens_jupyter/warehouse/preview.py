@@ -64,12 +64,18 @@ def run_preview(
                 raise GuardrailViolation(
                     "read-only guard [single-statement]: the query escaped its preview wrapper"
                 )
+            if deadline.stop_requested():  # cancelled before it started: never start it
+                raise KeyboardInterrupt
             cursor.execute(wrapped, params)
             rows = cursor.fetchmany(limit + 1)
             description = cursor.description or []
         except (duckdb.Error, RuntimeError) as error:
             if not isinstance(error, duckdb.Error) and not is_interrupt(error):
                 raise
+            if is_interrupt(error) and deadline.stop_requested():
+                # The run was cancelled (Stop, Ctrl-C): whatever else fired, this is the
+                # loop's cancel path, never a timeout to repair and re-run.
+                raise KeyboardInterrupt from None
             raise _unwrapped(translate_error(error, deadline)) from error
     elapsed_ms = (time.perf_counter() - started) * 1000.0
     truncated = len(rows) > limit
