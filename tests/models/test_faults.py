@@ -29,7 +29,7 @@ from openai_server import (
     wrong_content_type,
 )
 
-from zlens_jupyter.engine import AgentRun, RunStatus, StopReason
+from zlens_jupyter.engine import AgentRun, Attempt, RunStatus, StopReason
 from zlens_jupyter.llm.limits import estimate_prompt_tokens
 from zlens_jupyter.session import Session
 
@@ -38,6 +38,12 @@ SLACK_S = 1.0  # the issue's bound: a run ends within its deadline + 1 s
 # What the offline path answers QUESTION with, over the real sample data (the numbers of
 # CHANNEL_SENTENCE; test_degradation compares a whole offline session the same way).
 OFFLINE_ROWS = [["web", 32457], ["store", 12607], ["partner", 9930]]
+
+
+def best(run: AgentRun) -> Attempt:
+    attempt = run.steps[0].best
+    assert attempt is not None
+    return attempt
 
 
 def answered_offline(run: AgentRun) -> bool:
@@ -227,7 +233,7 @@ def test_problem8_a_garbled_200_degrades_to_offline_and_never_blocks(
     reason = run.provenance["degraded"]
     assert "malformed reply" in reason
     assert not [e for e in run.evaluations if e.id == "executor-error"]
-    failures = run.steps[0].best.provenance["provider_failures"]
+    failures = best(run).provenance["provider_failures"]
     assert failures and {f["kind"] for f in failures} == {"malformed_reply"}
     assert len(failures) == 2  # one limited repair (the request again), then offline
     assert run.plan is not None and run.plan.source == "deterministic"
@@ -240,7 +246,7 @@ def test_problem8_one_garbled_reply_is_repaired_by_asking_again(
     run = make_session().ask(QUESTION)
     assert run.status is RunStatus.COMPLETED and run.answer == CHANNEL_SENTENCE
     assert "degraded" not in run.provenance
-    failures = run.steps[0].best.provenance["provider_failures"]
+    failures = best(run).provenance["provider_failures"]
     assert [f["kind"] for f in failures] == ["malformed_reply"]
 
 
@@ -252,7 +258,7 @@ def test_problem8_a_garbled_narration_falls_back_to_the_deterministic_sentence(
     run = make_session().ask(QUESTION)
     assert run.status is RunStatus.COMPLETED and run.sql is not None
     assert run.answer and run.answer != CHANNEL_SENTENCE
-    narration = run.steps[0].best.provenance["narration"]
+    narration = best(run).provenance["narration"]
     assert narration["source"] == "deterministic" and "malformed reply" in narration["reason"]
 
 

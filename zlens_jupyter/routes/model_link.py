@@ -80,9 +80,14 @@ class Meter(CallLimits):
         else:
             super().__init__(seconds=seconds, tokens=tokens, cost_usd=cost_usd, clock=clock)
         self.ctx = ctx
-        if already is not None:
-            self.tokens += already.tokens
-            self.cost_usd = round(self.cost_usd + already.cost_usd, 8)
+        if already is not None:  # charged like any reply: never past the limits
+            tokens, cost = already.tokens, already.cost_usd
+            if self.max_tokens is not None:
+                tokens = min(tokens, max(self.max_tokens, 0))
+            if self.max_cost_usd is not None:
+                cost = min(cost, max(self.max_cost_usd, 0.0))
+            self.tokens += tokens
+            self.cost_usd = round(self.cost_usd + cost, 8)
             self.calls += already.calls
 
     @property

@@ -81,6 +81,9 @@ class ModelStepPlanner:
         meter = Meter(
             seconds=budget.deadline_s, tokens=budget.max_tokens, cost_usd=budget.max_cost_usd
         )
+        # A charge left by an earlier run of this question that ended before any model step
+        # belongs to that run, not to this one.
+        self.link.take_planning(request.question)
         provider = self.link.provider(meter)
         try:
             reply = complete_json(provider, messages, plan_schema(budget.max_steps), name="plan")

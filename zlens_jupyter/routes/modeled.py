@@ -125,16 +125,18 @@ class ModelRoute(ABC):
             if ctx.shrink_context < MAX_CONTEXT_SHRINKS:
                 self.link.charge_planning(ctx.question, meter.spent)  # the retry pays it
                 raise
-            outcome = degrade(ctx, self.offline, f"the prompt does not fit: {exc}", failure=exc)
+            reason = f"the prompt does not fit: {exc}"
+            outcome = degrade(meter.limited_ctx() or ctx, self.offline, reason, failure=exc)
         except MalformedOutput:
             self.link.charge_planning(ctx.question, meter.spent)
             raise
         except MalformedReply as exc:  # garbled 200s, asked again once: answer offline
             reason = f"the model's replies were malformed: {exc}"
-            outcome = degrade(ctx, self.offline, reason, failure=exc)
+            outcome = degrade(meter.limited_ctx() or ctx, self.offline, reason, failure=exc)
         except (ModelError, TransientError) as exc:
             self.link.note_failure(exc)
-            outcome = degrade(ctx, self.offline, f"model unavailable: {exc}", failure=exc)
+            reason = f"model unavailable: {exc}"
+            outcome = degrade(meter.limited_ctx() or ctx, self.offline, reason, failure=exc)
         finally:
             provider.close()
         if meter.overruns:  # the server's claim, for the trace; the run was charged the rest
@@ -171,13 +173,15 @@ class ModelRoute(ABC):
             on_event=event_bridge(ctx),
         )
 
-    def unfinished(self, ctx: StepContext, loop: ToolLoopResult) -> StepOutcome:
+    def unfinished(
+        self, ctx: StepContext, loop: ToolLoopResult, provider: ChatProvider | None = None
+    ) -> StepOutcome:
         """A loop that stopped without a final answer: retry once with a hint, then answer
         offline with the stop reason on record (never a silent answer)."""
         if not stopped_before(ctx):
             return stopped_loop_outcome(loop.stop_reason, loop)
         outcome = degrade(
-            ctx,
+            on_clock(ctx, provider),
             self.offline,
             f"the model's tool loop stopped twice ({loop.stop_reason})",
             extra=[loop_stop_evaluation(loop.stop_reason, retry=False)],
@@ -193,7 +197,7 @@ class ModelRoute(ABC):
         meter = getattr(provider, "meter", None)
         if isinstance(meter, Meter):
             meter.check()
-            ctx = meter.limited_ctx() or ctx
+        ctx = on_clock(ctx, provider)
         ctx.tool_called("run_sql_preview", {"sql": sql, "purpose": "final answer, re-guarded"})
         try:
             return self.kit.execute(sql, ctx)
@@ -216,7 +220,7 @@ class ModelAnswer(ModelRoute):
                 return self.answer(ctx, provider, repaired, intent, lexical, loop=None)
         loop = self.run_loop(ctx, provider)
         if loop.stop_reason != "final":
-            return self.unfinished(ctx, loop)
+            return self.unfinished(ctx, loop, provider)
         if not loop.final_sql:  # the model says the data cannot answer: ask, never guess
             return model_clarification(loop)
         fields = loop_fields(loop)
@@ -278,7 +282,7 @@ class ModelResearch(ModelRoute):
     def attempt(self, ctx: StepContext, provider: ChatProvider) -> StepOutcome:
         loop = self.run_loop(ctx, provider)
         if loop.stop_reason != "final":
-            return self.unfinished(ctx, loop)
+            return self.unfinished(ctx, loop, provider)
         if not loop.final_sql:
             return model_clarification(loop)
         fields = loop_fields(loop)
@@ -348,6 +352,13 @@ def findings_of(
 
 def _finding(title: str, sql: str, result: dict[str, Any], shape: str) -> dict[str, Any]:
     return {"title": title, "sentence": describe(result, shape), "sql": sql, "result": result}
+
+
+def on_clock(ctx: StepContext, provider: ChatProvider | None) -> StepContext:
+    """The step context with `deadline_s` brought up to now, for work after model calls
+    (the final statement, the offline fallback): the run's clock, not the attempt's start."""
+    meter = getattr(provider, "meter", None)
+    return (meter.limited_ctx() if isinstance(meter, Meter) else None) or ctx
 
 
 def narration_stop(provenance: dict[str, Any]) -> StopReason | None:
