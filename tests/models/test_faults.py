@@ -9,12 +9,16 @@ Wall times are measured around `ask` only (the session is built before the clock
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import jsonschema  # noqa: F401  (warm: the planner imports it lazily, ~2 s the first time)
 import pytest
-from fake_openai import FakeOpenAIServer, Reply, final_answer, tool_call
+from fake_openai import TEST_KEY, FakeOpenAIServer, Reply, final_answer, tool_call
 from model_scripts import CHANNEL_PLAN, CHANNEL_SENTENCE, CHANNEL_SQL, QUESTION, answer, one_step
 from openai_server import (
     RawReply,
@@ -309,3 +313,48 @@ def test_fault_replies_reach_the_server_as_sent(server: FakeOpenAIServer) -> Non
         json.loads(bodies[0].text)
     assert bodies[1].headers["content-type"].startswith("text/html")
     assert "choices" not in bodies[2].json()
+
+
+# -- through the terminal: `zlens ask --deadline` -------------------------------------------
+
+
+@pytest.mark.parametrize("fault", ["hang", "429-forever"])
+def test_problem5_zlens_ask_with_a_deadline_ends_on_time_against_a_faulty_model(
+    server: FakeOpenAIServer,
+    shop_files: tuple[Path, Path],
+    project: Path,
+    tmp_path: Path,
+    fault: str,
+) -> None:
+    server.always(hang() if fault == "hang" else rate_limited("0.5"))
+    env = {
+        **os.environ,
+        "OPENAI_BASE_URL": server.base_url,
+        "OPENAI_API_KEY": TEST_KEY,
+        "ZLENS_MODEL": "test-model",
+        "ZLENS_MODEL_PLANNER": "1",
+        "ZLENS_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "zlens_jupyter.cli",
+        "ask",
+        QUESTION,
+        "--db",
+        str(shop_files[0]),
+        "--project",
+        str(project),
+        "--deadline",
+        "2",
+        "--json",
+        "--quiet",
+    ]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["stop_reason"] == "timeout"
+    assert record["status"] == "needs_review"
+    assert record["usage"]["elapsed_s"] <= 2.0 + SLACK_S
+    assert server.requests  # the model was really asked
+    assert TEST_KEY not in done.stdout + done.stderr

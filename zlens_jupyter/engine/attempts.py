@@ -40,8 +40,10 @@ def execute_attempt(
         except Exception as exc:  # classified below; never escapes run()
             failure = classify_failure(exc)
             retryable = getattr(executor, "idempotent", True) and retries < max_retries
-            if failure is FailureClass.TRANSIENT and retryable and may_retry():
-                sleep(backoff_seconds(retries))
+            left = ctx.deadline_s - (clock() - started)  # never back off past the deadline
+            wait = backoff_seconds(retries)
+            if failure is FailureClass.TRANSIENT and retryable and may_retry() and wait < left:
+                sleep(wait)
                 retries += 1
                 continue
             attempt.error = f"{type(exc).__name__}: {exc}"
