@@ -8,8 +8,7 @@ import datetime as dt
 import pytest
 
 from zlens_jupyter.engine import Route, RunStatus, TrustState
-from zlens_jupyter.routes.language import question_tokens
-from zlens_jupyter.routes.phrasing import find_time_range
+from zlens_jupyter.parsing import find_time_range, question_tokens
 
 TODAY = dt.date(2026, 11, 29)  # a Sunday
 

@@ -170,7 +170,7 @@ def test_the_held_out_traps_have_no_wrong_trusted_answer(
 def test_a_ranking_reads_its_direction_and_n(
     question: str, limit: int | None, descending: bool
 ) -> None:
-    from zlens_jupyter.routes.block_fit import read_frame
+    from zlens_jupyter.parsing import read_frame
 
     frame = read_frame(question)
     assert frame.ranked and frame.limit == limit and frame.descending is descending

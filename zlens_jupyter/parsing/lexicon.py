@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ..semantic import SemanticModel
 from ..warehouse import Catalog
-from .language import identifier_words, question_tokens, stem, stems
+from .words import identifier_words, question_tokens, stem, stems
 
 NUMERIC_TYPES = (
     "INT",

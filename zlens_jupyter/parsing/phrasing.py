@@ -11,8 +11,8 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from .language import MONTHS, NUMBER_WORDS, to_number
 from .spec import TimeRange
+from .words import MONTHS, NUMBER_WORDS, to_number
 
 AGG_WORDS: dict[tuple[str, ...], str] = {
     ("how", "many", "distinct"): "count_distinct",

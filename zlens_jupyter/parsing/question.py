@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..semantic import SemanticModel
 from ..warehouse import Catalog, ValueMatch
-from .language import STOPWORDS, question_tokens, stem
+from .frame import EXCLUSIONS, read_frame
 from .lexicon import Lexicon, Span, Target, find_spans, is_key, is_numeric, is_temporal
 from .phrasing import (
     Comparison,
@@ -25,12 +25,8 @@ from .phrasing import (
     find_time_range,
     find_top_n,
 )
-from .spec import Filter, GroupBy, Measure, ParseResult, QuestionSpec
-
-# Words that exclude part of the data ("revenue without returns", "not counting web").
-EXCLUSIONS = frozenset(
-    {"without", "excluding", "exclude", "excludes", "except", "not", "no", "non", "minus"}
-)
+from .spec import Filter, GroupBy, Measure, ParseResult, QuestionFrame, QuestionSpec
+from .words import STOPWORDS, question_tokens, stem
 
 # Words that glue a question together without naming data.
 GLUE_WORDS = STOPWORDS | {
@@ -130,6 +126,22 @@ def parse_question(
     lexicon: Lexicon,
     semantic: SemanticModel | None = None,
     values: list[ValueMatch] | None = None,
+    frame: QuestionFrame | None = None,
+) -> ParseResult:
+    """Resolve a question against the catalog. `frame` is its structural read when the caller
+    already has it (routing does): the result carries it, so one read serves every route."""
+    frame = frame if frame is not None else read_frame(question)
+    result = _parse(question, catalog, lexicon, semantic, values)
+    result.frame = frame
+    return result
+
+
+def _parse(
+    question: str,
+    catalog: Catalog,
+    lexicon: Lexicon,
+    semantic: SemanticModel | None,
+    values: list[ValueMatch] | None,
 ) -> ParseResult:
     tokens = question_tokens(question)
     excluded = next((t for t in tokens if t in EXCLUSIONS), None)

@@ -80,8 +80,33 @@ class QuestionSpec:
 
 
 @dataclass
+class QuestionFrame:
+    """The structure of a question, read from its words alone (no catalog)."""
+
+    tokens: list[str]
+    aggregates: list[str] = field(default_factory=list)  # sum | avg | count | ... as asked
+    groupings: list[list[str]] = field(default_factory=list)  # each a phrase's words
+    # Groupings after "by" alone: those may name a ranking measure ("top products by
+    # revenue"); "per", "each", "which X" always group.
+    by_groupings: list[list[str]] = field(default_factory=list)
+    time_grain: str | None = None
+    limit: int | None = None  # "top 5" -> 5; a singular superlative -> 1
+    descending: bool | None = None  # True for top/most/highest, False for least/bottom
+    ranked: bool = False  # any top/bottom/superlative wording
+    excludes: bool = False
+    whole: bool = False  # "in all", "overall"
+    period: str | None = None  # a date range the question names
+    compares: bool = False  # "more than 500"
+
+    @property
+    def grouped(self) -> bool:
+        return bool(self.groupings or self.time_grain)
+
+
+@dataclass
 class ParseResult:
     spec: QuestionSpec | None = None
     clarification: str | None = None
     candidates: list[str] = field(default_factory=list)
     unresolved: list[str] = field(default_factory=list)
+    frame: QuestionFrame | None = None  # the same structural read the certified matcher uses

@@ -1,10 +1,8 @@
 """Does a certified block answer this question? Compare what the question asks with what the
 block computes, by meaning rather than by shared words.
 
-The question side is a `QuestionFrame`: the phrasing the offline parser reads (aggregate,
-groupings including those implied by "which X", "each X" and superlatives, direction and N,
-filters, exclusions, periods), read once per question without the catalog, so that a block
-written over words the catalog does not know ("revenue") can still be compared.
+The question side is a `QuestionFrame` (`parsing.frame`): the phrasing the offline parser
+reads, read once per question without the catalog.
 
 The block side is a `BlockShape`: read from the block's compiled SQL (its measure's aggregate,
 GROUP BY, WHERE literals, ORDER BY direction, LIMIT) and its declared grain.
@@ -16,57 +14,13 @@ when in doubt the block does not answer: a lower label beats a wrong certified o
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import sqlglot
 from sqlglot import exp
 
-from .language import STOPWORDS, question_tokens, stem, to_number
-from .phrasing import (
-    GRAIN_WORDS,
-    GROUP_MARKERS,
-    SUPERLATIVES,
-    find_aggregates,
-    find_comparisons,
-    find_time_range,
-    find_top_n,
-    match_at,
-)
-from .question import EXCLUSIONS
+from ..parsing import GRAIN_WORDS, QuestionFrame, question_tokens, stem
 
-# Words after which a grouping phrase ends: "by segment in 2024" groups by segment only.
-_END_OF_GROUPING = frozenset(
-    {
-        "in",
-        "for",
-        "from",
-        "during",
-        "where",
-        "with",
-        "since",
-        "before",
-        "after",
-        "top",
-        "over",
-        "between",
-        "when",
-        "whose",
-        "that",
-        "which",
-        "has",
-        "have",
-        "had",
-        "is",
-        "are",
-        "was",
-        "were",
-        "sold",
-        "made",
-    }
-)
-# Words that say the whole is wanted, not a breakdown: "how many orders in all?".
-_WHOLE = (("in", "all"), ("in", "total"), ("overall",), ("altogether",), ("all", "time"))
-_RANK_FILLER = STOPWORDS | {"selling", "performing", "sold", "rated", "ranked", "most", "least"}
 _AGG_NAMES = {
     exp.Sum: "sum",
     exp.Avg: "avg",
@@ -75,92 +29,6 @@ _AGG_NAMES = {
     exp.Min: "min",
     exp.Median: "median",
 }
-
-
-@dataclass
-class QuestionFrame:
-    """The structure of a question, read from its words alone (no catalog)."""
-
-    tokens: list[str]
-    aggregates: list[str] = field(default_factory=list)  # sum | avg | count | ... as asked
-    groupings: list[list[str]] = field(default_factory=list)  # each a phrase's words
-    time_grain: str | None = None
-    limit: int | None = None  # "top 5" -> 5; a singular superlative -> 1
-    descending: bool | None = None  # True for top/most/highest, False for least/bottom
-    ranked: bool = False  # any top/bottom/superlative wording
-    excludes: bool = False
-    whole: bool = False  # "in all", "overall"
-    period: str | None = None  # a date range the question names
-    compares: bool = False  # "more than 500"
-
-    @property
-    def grouped(self) -> bool:
-        return bool(self.groupings or self.time_grain)
-
-
-def read_frame(question: str) -> QuestionFrame:
-    """The question's structure; the same phrasing rules the generator's parser uses."""
-    tokens = question_tokens(question)
-    frame = QuestionFrame(tokens)
-    taken: set[int] = set()
-    period = find_time_range(tokens, taken)
-    frame.period = period.said if period else None
-    limit, desc, after_top = find_top_n(tokens, taken)
-    frame.compares = bool(find_comparisons(tokens, taken))
-    frame.aggregates = [agg for _, _, agg in find_aggregates(tokens, taken)]
-    frame.excludes = any(t in EXCLUSIONS for t in tokens)
-    frame.whole = any(match_at(tokens, i, p) for i in range(len(tokens)) for p in _WHOLE)
-    for token in tokens:
-        if token in GRAIN_WORDS:
-            frame.time_grain = GRAIN_WORDS[token]
-    for i in range(len(tokens)):
-        for phrase in GROUP_MARKERS:
-            if match_at(tokens, i, phrase):
-                frame.groupings += _phrases(tokens[i + len(phrase) :])
-                break
-    superlative = next((SUPERLATIVES[t] for t in tokens if t in SUPERLATIVES), None)
-    if limit is None and superlative is not None:
-        # "worst 10 products", "highest 3": a count right after any superlative is its N.
-        at = next(i for i, t in enumerate(tokens) if t in SUPERLATIVES)
-        following = to_number(tokens[at + 1]) if at + 1 < len(tokens) else None
-        if isinstance(following, int) and following > 0:
-            limit, desc, after_top = following, superlative, at + 2
-    if limit is not None:
-        frame.limit, frame.descending, frame.ranked = limit, desc, True
-        frame.groupings += _phrases(tokens[after_top : after_top + 1]) if after_top else []
-    elif superlative is not None:
-        frame.descending, frame.ranked = superlative, True
-    # "which quarter sold the most", "what product has the lowest ...": the noun after
-    # which/what is what is ranked or grouped; singular asks for one.
-    if tokens[:1] in (["which"], ["what"]) and len(tokens) > 1:
-        head = tokens[1]
-        if head not in STOPWORDS and head not in ("is", "are", "was", "were", "s"):
-            frame.groupings.append([head])
-            if frame.ranked and frame.limit is None and stem(head) == head:
-                frame.limit = 1
-    if frame.ranked and frame.limit is None and not frame.groupings:
-        # "the best-selling products": the noun after the superlative is what is ranked,
-        # and a plural one asks for several, a singular one for the first.
-        at = next(i for i, t in enumerate(tokens) if t in SUPERLATIVES)
-        noun = next((t for t in tokens[at + 1 :] if t not in _RANK_FILLER), None)
-        if noun is not None:
-            frame.groupings.append([noun])
-        if noun is None or stem(noun) == noun:
-            frame.limit = 1
-    return frame
-
-
-def _phrases(after: list[str]) -> list[list[str]]:
-    """What a grouping asks for: "segment and region in 2024" -> [segment], [region]."""
-    phrases: list[list[str]] = [[]]
-    for token in after:
-        if token in _END_OF_GROUPING:
-            break
-        if token in ("and", ","):
-            phrases.append([])
-        elif token not in STOPWORDS and not token.isdigit() and token not in SUPERLATIVES:
-            phrases[-1].append(token)
-    return [p for p in phrases if p]
 
 
 @dataclass(frozen=True)

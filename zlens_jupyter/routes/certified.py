@@ -25,12 +25,20 @@ from ..engine import (
     StepOutcome,
 )
 from ..errors import ZLensError
-from .block_fit import QuestionFrame, block_shape, shape_misfit
+from ..parsing import (
+    AGG_WORDS,
+    GLUE_WORDS,
+    GRAIN_WORDS,
+    GROUP_MARKERS,
+    STOPWORDS,
+    SUPERLATIVES,
+    QuestionFrame,
+    question_tokens,
+    stem,
+)
+from .block_fit import block_shape, shape_misfit
 from .kit import RouteKit, refuse_unsafe_request
-from .language import STOPWORDS, question_tokens, stem
 from .narrate import describe
-from .phrasing import AGG_WORDS, GRAIN_WORDS, GROUP_MARKERS, SUPERLATIVES
-from .question import GLUE_WORDS
 
 _IGNORED = STOPWORDS | set(SUPERLATIVES) | {"which", "breakdown", "split", "show"}
 # Words that shape a question rather than name data (aggregates, grouping, order, glue).
@@ -176,7 +184,8 @@ def _misfit(
     ranking = grain_words(block) - dimension_words(block) | known
     for words in frame.groupings:
         stems = [stem(w) for w in words]
-        if all(w in ranking for w in stems) and not any(w in grain_all for w in stems):
+        ranked_by = words in frame.by_groupings and all(w in ranking for w in stems)
+        if ranked_by and not any(w in grain_all for w in stems):
             continue  # "top products by revenue": ranked by a measure, not grouped
         # "customer segment" is one phrase; one of its words must be the grain.
         if not any(w in grain_all or GRAIN_WORDS.get(w) in grain_all for w in stems):

@@ -11,9 +11,9 @@ from typing import Any
 from ..engine import Artifact, StepContext, StepOutcome
 from ..errors import QueryError, QueryTimeout
 from ..gates import lexical_hint, typo_repairs
+from ..parsing import QuestionSpec
 from .kit import RouteKit, apply_lexical_repair, looks_like_sql, refuse_unsafe_request
 from .narrate import asked_order, describe, fmt
-from .spec import QuestionSpec
 from .sqlbuild import Unbuildable, build_sql, coverage_sql
 
 

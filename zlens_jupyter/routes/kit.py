@@ -14,13 +14,18 @@ from sqlglot import exp
 
 from ..dql import BlockLibrary
 from ..engine import StepContext
+from ..engine.intent import APP_REQUEST, strip_app_framing
 from ..errors import GuardrailViolation, QueryError, QueryTimeout
+from ..parsing import (
+    Lexicon,
+    ParseResult,
+    QuestionFrame,
+    build_lexicon,
+    parse_question,
+    read_frame,
+)
 from ..semantic import SemanticModel
 from ..warehouse import Warehouse
-from .block_fit import QuestionFrame, read_frame
-from .lexicon import Lexicon, build_lexicon
-from .question import parse_question
-from .spec import ParseResult
 
 # Requests to change data or reach outside it are refused before any SQL exists.
 _WRITE_INTENT = re.compile(
@@ -51,8 +56,12 @@ _FRAMING = re.compile(
 
 
 def strip_framing(question: str) -> str:
-    """The question inside a request for code: "write sql for revenue" -> "revenue"."""
-    return _FRAMING.sub("", question, count=1) or question
+    """The question inside a request for code or an app: "write sql for revenue" -> "revenue",
+    "build a dashboard of revenue by region" -> "revenue by region"."""
+    question = _FRAMING.sub("", question, count=1) or question
+    if APP_REQUEST.search(question):
+        return strip_app_framing(question) or question
+    return question
 
 
 def refuse_unsafe_request(question: str) -> None:
@@ -98,7 +107,9 @@ class RouteKit:
         question = strip_framing(question)
         catalog = self.warehouse.catalog()
         values = self.warehouse.probe_values(question)
-        result = parse_question(question, catalog, self.lexicon(), self.semantic, values)
+        result = parse_question(
+            question, catalog, self.lexicon(), self.semantic, values, frame=self.frame(question)
+        )
         if result.clarification and result.unresolved and not result.candidates:
             linked = self.warehouse.link(" ".join(result.unresolved), k_columns=5)
             result.candidates = [f"{c.table}.{c.column}" for c in linked.columns[:5]]

@@ -14,9 +14,9 @@ from ..dql import Block, compile_block
 from ..engine import Route, StepContext
 from ..engine.planner import planned_step
 from ..llm import DEFAULT_SYSTEM_PROMPT
+from ..parsing import STOPWORDS, question_tokens, stem
 from .certified import block_vocabulary
 from .kit import RouteKit
-from .language import STOPWORDS, question_tokens, stem
 from .narrate import fmt
 
 MAX_EXAMPLES = 2

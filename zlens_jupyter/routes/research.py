@@ -14,11 +14,10 @@ from typing import Any
 from sqlglot import exp
 
 from ..engine import Artifact, StepContext, StepOutcome
+from ..parsing import Filter, GroupBy, QuestionSpec, TimeRange, is_key
 from .generated import clarification
 from .kit import RouteKit, refuse_unsafe_request
-from .lexicon import is_key
 from .narrate import fmt, humanize
-from .spec import Filter, GroupBy, QuestionSpec, TimeRange
 from .sqlbuild import Unbuildable, build_sql
 
 MAX_DIMENSIONS = 8

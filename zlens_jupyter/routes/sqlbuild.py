@@ -7,10 +7,9 @@ import sqlglot
 from sqlglot import exp
 
 from ..errors import UserError
+from ..parsing import Filter, GroupBy, Measure, QuestionSpec, is_temporal
 from ..semantic import SemanticModel
 from ..warehouse import Catalog
-from .lexicon import is_temporal
-from .spec import Filter, GroupBy, Measure, QuestionSpec
 
 CALENDAR_PARTS = ("year", "month", "day")
 

@@ -1,0 +1,68 @@
+"""The offline question parser: a question's words -> its structure (`read_frame`, no
+catalog) -> a `QuestionSpec` resolved against the catalog and semantic model
+(`parse_question`), or one clarifying question. Deterministic: the same question over the
+same data always reads the same way, and a word it cannot place is asked about, not guessed.
+
+Layers: words (tokens, stems, numbers) < lexicon (names in the data) and phrasing (words
+around them) < frame and question. Routes build SQL from the spec (`routes.sqlbuild`).
+"""
+
+from .frame import EXCLUSIONS, read_frame
+from .lexicon import (
+    Lexicon,
+    Span,
+    Target,
+    build_lexicon,
+    find_spans,
+    is_key,
+    is_numeric,
+    is_temporal,
+)
+from .phrasing import (
+    AGG_WORDS,
+    GRAIN_WORDS,
+    GROUP_MARKERS,
+    SUPERLATIVES,
+    find_time_range,
+)
+from .question import GLUE_WORDS, parse_question
+from .spec import (
+    Filter,
+    GroupBy,
+    Measure,
+    ParseResult,
+    QuestionFrame,
+    QuestionSpec,
+    TimeRange,
+)
+from .words import STOPWORDS, question_tokens, stem
+
+__all__ = [
+    "AGG_WORDS",
+    "EXCLUSIONS",
+    "GLUE_WORDS",
+    "GRAIN_WORDS",
+    "GROUP_MARKERS",
+    "STOPWORDS",
+    "SUPERLATIVES",
+    "Filter",
+    "GroupBy",
+    "Lexicon",
+    "Measure",
+    "ParseResult",
+    "QuestionFrame",
+    "QuestionSpec",
+    "Span",
+    "Target",
+    "TimeRange",
+    "build_lexicon",
+    "find_spans",
+    "find_time_range",
+    "is_key",
+    "is_numeric",
+    "is_temporal",
+    "parse_question",
+    "question_tokens",
+    "read_frame",
+    "stem",
+]
