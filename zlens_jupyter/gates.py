@@ -22,7 +22,7 @@ from .engine import (
     StepContext,
     StepOutcome,
 )
-from .errors import GuardrailViolation
+from .errors import GuardrailViolation, QueryError
 from .warehouse import guard_read_only
 
 _DATA_ROUTES = {
@@ -66,6 +66,8 @@ def check_read_only(outcome: StepOutcome) -> Evaluation | None:
         return None
     try:
         guard_read_only(outcome.sql)
+    except QueryError:
+        return None  # DuckDB-style error (a typo, a syntax error): check_executed reports it
     except GuardrailViolation as exc:
         return Evaluation(
             id="read-only",

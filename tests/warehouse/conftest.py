@@ -120,3 +120,17 @@ def canary_path(tmp_path: Path, scratch: Path) -> Path:
         con.execute(f"CREATE VIEW {name} AS {body.format(scratch=scratch)}")
     con.close()
     return path
+
+
+@pytest.fixture
+def hostile_path(canary_path: Path, scratch: Path) -> Path:
+    """The canary database plus macros that shadow a built-in or hide a forbidden call
+    behind a harmless name (the corpus's `scope: database` entries call them)."""
+    con = duckdb.connect(str(canary_path))
+    con.execute("CREATE MACRO lower(x) AS current_setting('http_proxy_password')")
+    con.execute("CREATE MACRO tidy(x) AS setval('seq', 5000000)")
+    con.execute(
+        f"CREATE MACRO secret_rows() AS TABLE SELECT * FROM read_csv('{scratch}/secret.csv')"
+    )
+    con.close()
+    return canary_path

@@ -82,15 +82,15 @@ def _refuse_all(warehouse: Warehouse, scratch: Path) -> tuple[int, int, list[str
 
 
 def test_no_hostile_statement_executes_on_a_file_zlens_opens(
-    canary_path: Path, scratch: Path
+    hostile_path: Path, scratch: Path
 ) -> None:
-    before = _state_of_file(canary_path, scratch)
-    warehouse = Warehouse.connect(canary_path)  # read-only, private, locked down
+    before = _state_of_file(hostile_path, scratch)
+    warehouse = Warehouse.connect(hostile_path)  # read-only, private, locked down
     assert warehouse.is_private
     refused, executed, _ = _refuse_all(warehouse, scratch)
     warehouse.close()
     assert (refused, executed) == (len(HOSTILE), 0)
-    assert _state_of_file(canary_path, scratch) == before
+    assert _state_of_file(hostile_path, scratch) == before
 
 
 def _state_of_file(path: Path, scratch: Path) -> dict[str, Any]:
@@ -102,10 +102,10 @@ def _state_of_file(path: Path, scratch: Path) -> dict[str, Any]:
 
 
 def test_no_hostile_statement_executes_on_the_users_read_write_connection(
-    canary_path: Path, scratch: Path
+    hostile_path: Path, scratch: Path
 ) -> None:
     # The user's own read-write connection, with a credential in its settings.
-    user = duckdb.connect(str(canary_path))
+    user = duckdb.connect(str(hostile_path))
     user.execute(f"SET http_proxy_password = '{SECRET_SETTING}'")
     before = _state(user, scratch)
     warehouse = Warehouse.connect(user)

@@ -178,9 +178,9 @@ def scan_tables(
     """Count rows and sample text values of every table and view in `shape`.
 
     Returns the tables by name and, for probing, the distinct values of every text column
-    with at most PROBE_CARDINALITY_LIMIT of them (within PROBE_VALUE_BUDGET overall). A view
-    for which `may_read(name)` is False (it reads files or forbidden functions) is listed
-    with its columns only: never counted, never sampled (row_count -1).
+    with at most PROBE_CARDINALITY_LIMIT of them (within PROBE_VALUE_BUDGET overall). A table
+    or view for which `may_read(name)` is False (a view reading files or forbidden functions)
+    is listed with its columns only: never counted, never sampled (row_count -1).
     """
     grouped: dict[str, list[ShapeRow]] = {}
     for row in shape.rows:
@@ -188,13 +188,15 @@ def scan_tables(
     tables: dict[str, TableInfo] = {}
     probe_values: list[ColumnValues] = []
     budget = PROBE_VALUE_BUDGET
-    counts = _count_table_rows(connection, [n for n, r in grouped.items() if r[0].kind == "table"])
+    counts = _count_table_rows(
+        connection, [n for n, r in grouped.items() if r[0].kind == "table" and may_read(n)]
+    )
     for name, rows in grouped.items():
         kind = rows[0].kind
         timeout = VIEW_TIMEOUT_S if kind == "view" else TABLE_TIMEOUT_S
         row_count: int = -1
         values: dict[str, tuple[str, ...]] = {}
-        if kind != "view" or may_read(name):
+        if may_read(name):
             counted = counts.get(name)
             row_count = _count_rows(connection, name, timeout) if counted is None else counted
             text_columns = [r.column for r in rows if is_text_type(r.type)]

@@ -57,24 +57,50 @@ def open_database(
         raise ConfigError(
             f"no database at {text}; pass an existing .duckdb file, ':memory:' or 'sample'"
         )
-    wants_read_only = read_only is not False
+    if read_only is not False:
+        private = _attach_privately(path)
+        if private is not None:
+            return private, True, True
+    # Read-write on purpose, or this process holds the file already: share DuckDB's instance
+    # for the file (as the user's own connections do) and leave its settings alone.
     try:
-        connection = duckdb.connect(str(path), read_only=wants_read_only, config=PRIVATE_CONFIG)
-        return connection, True, True
-    except duckdb.ConnectionException as error:
-        if "different configuration" not in str(error):
-            raise _explain_open_failure(path, error) from error
-    except duckdb.Error as error:
-        raise _explain_open_failure(path, error) from error
-    # This process already has the file open: share that instance and leave its settings.
-    try:
-        return duckdb.connect(str(path), read_only=wants_read_only), True, False
+        return duckdb.connect(str(path), read_only=read_only is not False), True, False
     except duckdb.ConnectionException as error:
         if read_only is None and "different configuration" in str(error):
             return _open_or_explain(path, read_only=False), True, False
         raise _explain_open_failure(path, error) from error
     except duckdb.Error as error:
         raise _explain_open_failure(path, error) from error
+
+
+_RESERVED_NAMES = frozenset({"memory", "system", "temp", "main"})
+
+
+def _attach_privately(path: Path) -> duckdb.DuckDBPyConnection | None:
+    """The file attached read-only to a fresh in-memory instance of our own, or None when
+    this process already holds it in a way that forbids that (then we share).
+
+    Why not `duckdb.connect(path, read_only=True, config=...)`: DuckDB keeps one instance
+    per file per process, so a user who later opens the same file read-only in the same
+    process would either join our locked instance (their read_csv and SET would fail) or be
+    refused for a "different configuration". An instance of our own avoids both; DuckDB
+    still refuses, with a clear error, anyone opening the file read-write meanwhile."""
+    connection = duckdb.connect(MEMORY, config=PRIVATE_CONFIG)
+    alias = path.stem if path.stem.lower() not in _RESERVED_NAMES else f"{path.stem}_db"
+    quoted = '"' + alias.replace('"', '""') + '"'
+    literal = "'" + str(path.resolve()).replace("'", "''") + "'"
+    try:
+        connection.execute(f"ATTACH {literal} AS {quoted} (READ_ONLY)")
+        connection.execute(f"USE {quoted}")
+        # Cursors start in the instance's default database: with the empty in-memory one
+        # gone, that is the file, as if it had been opened directly.
+        connection.execute("DETACH memory")
+    except duckdb.Error:
+        # Held read-write by this process (a file handle conflict), not a database, locked
+        # by another process: the plain open below meets the same and explains it.
+        connection.close()
+        return None
+    return connection
 
 
 def harden(connection: duckdb.DuckDBPyConnection, sources: list[str]) -> None:
@@ -94,6 +120,10 @@ def harden(connection: duckdb.DuckDBPyConnection, sources: list[str]) -> None:
     paths = [s for s in files if s.rstrip("/" + os.sep) + "/" not in folders]
     cursor = connection.cursor()
     try:
+        locked = cursor.execute("SELECT current_setting('lock_configuration')").fetchone()
+        if locked and locked[0]:
+            # Locked already (hardened once before): nothing may change now.
+            return
         cursor.execute("SET allowed_directories = ?", [folders])
         cursor.execute("SET allowed_paths = ?", [paths])
         if len(files) == len(sources):

@@ -38,6 +38,7 @@ Rules, each named in the violation message:
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
 import os
@@ -373,6 +374,7 @@ class Builtins:
     functions: frozenset[str]
     types: frozenset[str]
     system_views: frozenset[str]
+    known: frozenset[str]  # every function name DuckDB has built in, allowed or not
 
 
 @functools.cache
@@ -387,6 +389,9 @@ def builtins() -> Builtins:
             [list(_VALUE_FUNCTION_TYPES)],
         ).fetchall()
         types = con.execute("SELECT DISTINCT lower(type_name) FROM duckdb_types()").fetchall()
+        known = con.execute(
+            "SELECT DISTINCT lower(function_name) FROM duckdb_functions()"
+        ).fetchall()
         views = con.execute(
             "SELECT DISTINCT lower(view_name) FROM duckdb_views() WHERE internal "
             "AND schema_name <> 'information_schema'"
@@ -402,6 +407,7 @@ def builtins() -> Builtins:
         functions=frozenset(functions),
         types=frozenset(t for (t,) in types),
         system_views=frozenset(v for (v,) in views) - SAFE_SYSTEM_VIEWS,
+        known=frozenset(n for (n,) in known) | set(FORBIDDEN_FUNCTIONS),
     )
 
 
@@ -732,10 +738,21 @@ def _check_forbidden(name: str) -> None:
 
 
 def _check_value_function(name: str, schema: str = "", catalog: str = "") -> None:
-    """A scalar, aggregate, window or macro call: on the allow-list, or refused."""
+    """A scalar, aggregate, window or macro call: on the allow-list, or refused.
+
+    A name DuckDB does not know at all is most likely a typo (`avgg`): that is DuckDB's own
+    kind of error, repairable from its "Did you mean", so it is a QueryError in DuckDB's
+    words. Either way the statement does not run."""
     _check_forbidden(name)
     qualified = schema.lower() not in ("", "main") or catalog.lower() not in ("", "system")
-    if qualified or name.lower() not in allowed_functions():
+    lowered = name.lower()
+    if not qualified and lowered not in allowed_functions() and lowered not in builtins().known:
+        near = difflib.get_close_matches(lowered, sorted(allowed_functions()), n=1, cutoff=0.75)
+        raise QueryError(
+            f"Catalog Error: Scalar Function with name {name} does not exist!"
+            + (f'\nDid you mean "{near[0]}"?' if near else "")
+        )
+    if qualified or lowered not in allowed_functions():
         where = ".".join(p for p in (catalog, schema) if p)
         raise SQLGuardViolation(
             "function-not-allowed",

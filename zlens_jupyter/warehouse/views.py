@@ -15,7 +15,7 @@ from typing import Any
 
 import duckdb
 
-from zlens_jupyter.errors import GuardrailViolation, QueryError
+from zlens_jupyter.errors import GuardrailViolation, QueryError, ZLensError
 from zlens_jupyter.warehouse.guard import SQLGuardViolation, guard_read_only, serialized_tree
 
 MAX_VIEW_DEPTH = 16  # views reading views; a deeper chain is refused, not followed
@@ -28,28 +28,42 @@ class StoredViews:
 
     sql: dict[str, list[str]]
     types: tuple[str, ...] = ()
+    # The database's own functions (macros). A macro may shadow a built-in (`CREATE MACRO
+    # upper(x) AS current_setting(...)` makes every `upper(...)` read a setting), and its
+    # body is not in the statement: a statement calling one is refused.
+    functions: frozenset[str] = frozenset()
     _verdicts: dict[tuple[str, tuple[str, ...]], str | None] = field(default_factory=dict)
 
     @classmethod
     def read(cls, connection: duckdb.DuckDBPyConnection) -> StoredViews:
+        # No function calls in these queries (names are lower-cased here, in Python): the
+        # database may define a macro that shadows a built-in such as lower().
         cursor = connection.cursor()
         try:
             rows = cursor.execute(
-                "SELECT lower(view_name), sql FROM duckdb_views() WHERE NOT internal"
+                "SELECT view_name, sql FROM duckdb_views() WHERE NOT internal"
             ).fetchall()
             types = cursor.execute(
-                "SELECT DISTINCT type_name FROM duckdb_types() WHERE NOT internal"
+                "SELECT type_name FROM duckdb_types() WHERE NOT internal"
+            ).fetchall()
+            functions = cursor.execute(
+                "SELECT function_name FROM duckdb_functions() WHERE NOT internal"
             ).fetchall()
         finally:
             cursor.close()
         by_name: dict[str, list[str]] = {}
         for name, sql in rows:
-            by_name.setdefault(str(name), []).append(str(sql or ""))
-        return cls(by_name, tuple(str(t) for (t,) in types))
+            by_name.setdefault(str(name).lower(), []).append(str(sql or ""))
+        return cls(
+            by_name,
+            tuple(sorted({str(t) for (t,) in types})),
+            frozenset(str(f).lower() for (f,) in functions),
+        )
 
     def check(self, statement: str, sources: Iterable[str]) -> None:
         """Raise SQLGuardViolation [view] when `statement` names a view that reads what agent
         SQL may not."""
+        self._check_functions(statement, "the query")
         if not self.sql:
             return
         for name in referenced_tables(statement):
@@ -76,6 +90,7 @@ class StoredViews:
             try:
                 body = view_body(create)
                 statement = guard_read_only(body, sources, self.types)
+                self._check_functions(statement, f"view {name}")
             except (GuardrailViolation, QueryError) as error:
                 return f"view {name} reads what agent SQL may not: {error}"
             for inner in referenced_tables(statement):
@@ -83,6 +98,28 @@ class StoredViews:
                 if why:
                     return f"view {name} reads {why}"
         return None
+
+    def check_calls(self, sql: str) -> None:
+        """Raise the violation for a call to one of this database's macros in `sql`, text the
+        guard refused as a QueryError (it knows no such function); nothing when the text
+        cannot be read at all (the QueryError stands)."""
+        if not self.functions or len(sql) > 100_000:
+            return
+        try:
+            calls = called_functions(sql)
+        except (ZLensError, RecursionError, ValueError):
+            return
+        if calls & self.functions:
+            self._check_functions(sql, "the query")
+
+    def _check_functions(self, statement: str, where: str) -> None:
+        mine = sorted(called_functions(statement) & self.functions)
+        if mine:
+            raise SQLGuardViolation(
+                "function-not-allowed",
+                f"{where} calls {', '.join(f + '()' for f in mine)}, defined in this database "
+                "(a macro whose body the guard cannot see; it may shadow a built-in)",
+            )
 
 
 def view_body(create_sql: str) -> str:
@@ -112,5 +149,20 @@ def referenced_tables(statement: str) -> set[str]:
         elif isinstance(item, dict):
             if item.get("type") == "BASE_TABLE" and "table_name" in item:
                 names.add(str(item["table_name"]).lower())
+            stack.extend(item.values())
+    return names
+
+
+def called_functions(statement: str) -> set[str]:
+    """Lower-cased names of every function `statement` calls (value and table functions)."""
+    names: set[str] = set()
+    stack: list[Any] = [serialized_tree(statement)["statements"]]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            if isinstance(item.get("function_name"), str):
+                names.add(item["function_name"].lower())
             stack.extend(item.values())
     return names

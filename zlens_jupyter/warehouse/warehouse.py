@@ -16,7 +16,7 @@ from typing import Any
 
 import duckdb
 
-from zlens_jupyter.errors import ConfigError
+from zlens_jupyter.errors import ConfigError, QueryError
 from zlens_jupyter.warehouse.catalog import (
     KeyConstraint,
     SchemaShape,
@@ -29,7 +29,7 @@ from zlens_jupyter.warehouse.catalog import (
     scan_tables,
 )
 from zlens_jupyter.warehouse.connection import harden, open_database
-from zlens_jupyter.warehouse.guard import guard_read_only, normalize_source
+from zlens_jupyter.warehouse.guard import builtins, guard_read_only, normalize_source
 from zlens_jupyter.warehouse.joins import infer_join_keys
 from zlens_jupyter.warehouse.linking import SchemaIndex
 from zlens_jupyter.warehouse.models import (
@@ -204,10 +204,15 @@ class Warehouse:
         views = StoredViews.read(self.connection)
         # A stored view that reads files, URLs or forbidden functions is never sampled: its
         # contents must not land in catalog data (and from there in a model's prompt).
+        # A macro shadowing a built-in (`count`, `list`) would run inside the scan's own SQL:
+        # then nothing is sampled at all.
+        shadowed = bool(views.functions & builtins().known)
         tables, probe_values = scan_tables(
             self.connection,
             shape,
-            may_read=lambda name: views.refusal(name, self._allowed_sources) is None,
+            may_read=lambda name: (
+                not shadowed and views.refusal(name, self._allowed_sources) is None
+            ),
         )
         snapshot = _Snapshot(
             check_key=shape.check_key,
@@ -315,9 +320,9 @@ class Warehouse:
                         "this in-memory database is locked (no file access) since its first "
                         "query; register sources right after connecting"
                     )
-                fresh = self._reopen()
+                # Close first: DuckDB hands back a cached instance while one is open.
                 self.connection.close()
-                self.connection = fresh
+                self.connection = self._reopen()
                 self._hardened = False
             self._allowed_sources.append(path_or_url)
 
@@ -333,7 +338,12 @@ class Warehouse:
         use the types defined in this database (an ENUM)."""
         with self._open_connection() as connection:
             views = StoredViews.read(connection)
-        statement = guard_read_only(sql, self._allowed_sources, views.types)
+        try:
+            statement = guard_read_only(sql, self._allowed_sources, views.types)
+        except QueryError:
+            # "No such function" may be this database's own macro: say so, as a violation.
+            views.check_calls(sql)
+            raise
         views.check(statement, self._allowed_sources)
         return statement
 
