@@ -22,6 +22,7 @@ from rich.text import Text
 from .engine import AgentRun, Event, EventType
 from .errors import ZLensError
 from .formatting import answer_sentence, cell_text
+from .inputs import check_budget, terminal_safe
 
 TRUST_STYLE = {
     "certified": "bold green",
@@ -56,7 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args, out, err))
     except ZLensError as exc:
-        err.print(f"[red]zlens: error:[/] {escape(str(exc))}", markup=True, highlight=False)
+        message = escape(terminal_safe(str(exc)))
+        err.print(f"[red]zlens: error:[/] {message}", markup=True, highlight=False)
         return 2
     except KeyboardInterrupt:
         err.print("zlens: interrupted")
@@ -87,6 +89,7 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true", help="print the run record as one JSON object")
     ask.add_argument("--max-steps", type=int, default=None)
     ask.add_argument("--deadline", type=float, default=None, help="seconds")
+    ask.add_argument("--budget-usd", type=float, default=None, help="model cost limit, USD")
     ask.add_argument("--quiet", action="store_true", help="no progress on stderr")
     ask.set_defaults(func=_ask)
 
@@ -150,6 +153,16 @@ def _ask(args: argparse.Namespace, out: Console, err: Console) -> int:
 
     if not args.question.strip():
         raise _usage("The question is empty: ask something, e.g. 'What is revenue by segment?'")
+    check_budget(  # before anything opens or writes: exit 2, one line
+        max_steps=args.max_steps,
+        deadline_s=args.deadline,
+        max_cost_usd=args.budget_usd,
+        flags={
+            "max_steps": "--max-steps",
+            "deadline_s": "--deadline",
+            "max_cost_usd": "--budget-usd",
+        },
+    )
     parse_mode(args.mode)
     session = _session(args)
     for problem in session.library.errors:
@@ -161,7 +174,10 @@ def _ask(args: argparse.Namespace, out: Console, err: Console) -> int:
         on_event=progress,
         max_steps=args.max_steps,
         deadline_s=args.deadline,
+        max_cost_usd=args.budget_usd,
     )
+    if run.provenance.get("not_stored"):  # never silent: one line on stderr
+        err.print(Text(f"zlens: warning: {terminal_safe(str(run.provenance['not_stored']))}"))
     if args.json:
         out.print_json(json.dumps(run.to_dict(), default=str))
     else:
@@ -180,7 +196,8 @@ def _progress(err: Console) -> Any:
         line = Text.assemble(
             (f"{event.seq:>3} ", "dim"),
             (f"{phase:<8} ", "cyan"),
-            f"{event.type.value:<20} {event.message[:100]}{status}",
+            f"{event.type.value:<20} {terminal_safe(event.message[:100], keep_newlines=False)}"
+            f"{status}",
         )
         err.print(line, highlight=False)
 
@@ -189,14 +206,16 @@ def _progress(err: Console) -> Any:
 
 def render_run(run: AgentRun, out: Console) -> None:
     trust = run.trust_state.value if run.trust_state else "-"
-    out.print(answer_sentence(run.to_dict()), markup=False)
+    out.print(Text(terminal_safe(answer_sentence(run.to_dict()))))
     result = run.result
     if result and result.get("columns"):
         table = Table(show_lines=False)
         rows = result["rows"][:20]
         for i, column in enumerate(result["columns"]):
             numeric = any(_is_number(r[i]) for r in rows)
-            table.add_column(Text(str(column)), justify="right" if numeric else "left")
+            table.add_column(
+                Text(terminal_safe(str(column))), justify="right" if numeric else "left"
+            )
         for row in rows:
             # Text, not str: a value like "[red]x" is data, never rich markup.
             table.add_row(*(Text(cell_text(v)) for v in row))
@@ -206,13 +225,13 @@ def render_run(run: AgentRun, out: Console) -> None:
             cut = ", preview truncated" if result.get("truncated") else ""
             out.print(f"({result['row_count']} rows{cut})")
     if run.sql:
-        out.print(Syntax(run.sql, "sql", theme="ansi_dark", word_wrap=True))
+        out.print(Syntax(terminal_safe(run.sql), "sql", theme="ansi_dark", word_wrap=True))
     out.print(
         f"trust: [{TRUST_STYLE.get(trust, '')}]{trust.replace('_', ' ')}[/] — "
-        f"{escape(run.trust_reason or '')}",
+        f"{escape(terminal_safe(run.trust_reason or ''))}",
         highlight=False,
     )
-    out.print(f"[dim]run {run.id} · {escape(run.summary or '')}[/]", highlight=False)
+    out.print(f"[dim]run {run.id} · {escape(terminal_safe(run.summary or ''))}[/]", highlight=False)
 
 
 def _is_number(value: Any) -> bool:
@@ -226,7 +245,7 @@ def _runs(args: argparse.Namespace, out: Console, err: Console) -> int:
     table.columns[0].no_wrap = True
     for s in RunStore(_project(args)).list(limit=args.limit):
         cells = (s.id, s.started_at[:19], s.status, s.trust_state or "-", s.route or "-")
-        table.add_row(*(Text(c) for c in (*cells, s.question[:60])))
+        table.add_row(*(Text(terminal_safe(c)) for c in (*cells, s.question[:60])))
     out.print(table)
     return 0
 
@@ -238,7 +257,7 @@ def _show(args: argparse.Namespace, out: Console, err: Console) -> int:
     if args.json:
         out.print_json(json.dumps(run.to_dict(), default=str))
         return 0
-    out.print(f"[bold]{escape(run.question)}[/]")
+    out.print(f"[bold]{escape(terminal_safe(run.question))}[/]")
     for step in run.steps:
         out.print(
             f"step {step.index + 1}: {step.route.value} → {step.status.value} "
@@ -246,7 +265,8 @@ def _show(args: argparse.Namespace, out: Console, err: Console) -> int:
         )
         for ev in step.evaluations:
             mark = "[green]✓[/]" if ev.passed else "[red]✗[/]"
-            out.print(f"   {mark} {escape(f'{ev.label}: {ev.message}')}", highlight=False)
+            line = terminal_safe(f"{ev.label}: {ev.message}")
+            out.print(f"   {mark} {escape(line)}", highlight=False)
     render_run(run, out)
     return 0
 
@@ -288,14 +308,18 @@ def _certify(args: argparse.Namespace, out: Console, err: Console) -> int:
 def _dql_run(args: argparse.Namespace, out: Console, err: Console) -> int:
     from pathlib import Path
 
-    path = Path(args.file)
-    if not path.is_file():
-        raise _usage(f"No DQL file at {path}.")
-    session = _session(args)
-    from .dql import load_dql
+    from .inputs import MAX_DQL_BYTES, read_text_file
 
-    load_dql(path)  # a malformed file fails here with file:line:column
-    result = session.run_dql(path.read_text(encoding="utf-8"))
+    path = Path(args.file)
+    if not path.exists():
+        raise _usage(f"No DQL file at {path}.")
+    # A FIFO, a directory, a binary or a huge file: one line, and a FIFO is never opened.
+    text = read_text_file(path, max_bytes=MAX_DQL_BYTES, what="a DQL file")
+    session = _session(args)
+    from .dql import parse_dql
+
+    parse_dql(text, file=str(path))  # a malformed file fails here with file:line:column
+    result = session.run_dql(text)
     preview = result.preview
     table = Table()
     for column in preview.columns:

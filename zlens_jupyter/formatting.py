@@ -8,6 +8,8 @@ import decimal
 import math
 from typing import Any
 
+from .inputs import terminal_safe
+
 
 def cell_text(value: Any) -> str:
     """
@@ -22,7 +24,8 @@ def cell_text(value: Any) -> str:
         return f"{value:,.2f}" if abs(value) >= 1 or value == 0 else f"{value:.4g}"
     if isinstance(value, decimal.Decimal):
         return cell_text(float(value))
-    return str(value)
+    # Data is shown, never obeyed: ESC, CR, BEL and other controls read as escapes.
+    return terminal_safe(str(value))
 
 
 def answer_sentence(data: dict[str, Any]) -> str:

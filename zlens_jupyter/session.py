@@ -23,6 +23,7 @@ from .dql import (
     run_block,
 )
 from .engine import (
+    ESCALATION_MAP,
     AgentRun,
     Audience,
     Budget,
@@ -36,7 +37,9 @@ from .engine import (
     RunRequest,
 )
 from .errors import ConfigError, UserError
+from .inputs import check_budget
 from .interrupts import cancel_on_interrupt
+from .routes.app_build import AppBuild
 from .routes.certified import CertifiedAnswer, match_certified
 from .routes.conversation import Clarify, Converse
 from .routes.drafts import BlockDraft, SqlCell
@@ -111,6 +114,10 @@ class Session:
             Route.CLARIFY: Clarify(self.kit),
             Route.CONVERSE: Converse(self.kit),
         }
+        # app_build's parts that no certified block fits escalate along the seed's map.
+        executors[Route.APP_BUILD] = AppBuild(
+            self.kit, escalate=executors[ESCALATION_MAP[Route.APP_BUILD]]
+        )
         planner = None
         if self.model_config is not None:
             from .routes.modeled import model_executors, model_planner
@@ -155,6 +162,12 @@ class Session:
         max_cost_usd: float | None = None,
         max_tokens: int | None = None,
     ) -> AgentRun:
+        check_budget(  # nan, infinities and values <= 0: one UserError, nothing run
+            max_steps=max_steps,
+            deadline_s=deadline_s,
+            max_cost_usd=max_cost_usd,
+            max_tokens=max_tokens,
+        )
         budget = self.budget.merged(
             max_steps=max_steps,
             deadline_s=deadline_s,
@@ -171,7 +184,11 @@ class Session:
         cancel = cancel or CancelToken()
         # Ctrl-C / Stop / a kernel interrupt cancels this run and its running statement.
         with cancel_on_interrupt(cancel), self.warehouse.pinned():  # one schema per run
-            return self.engine.run(request, on_event, cancel=cancel)
+            run = self.engine.run(request, on_event, cancel=cancel)
+        notice = self.store.storage_problem(run) if self.store is not None else None
+        if notice:  # never silent: the CLI and the notebook print it, the run carries it
+            run.provenance["not_stored"] = notice
+        return run
 
     # -- blocks ------------------------------------------------------------------------
 

@@ -6,6 +6,17 @@ saving at once lose nothing. While a run is live the engine writes checkpoints; 
 also names its writer process, so a later listing can tell a run that is still going from one
 whose process died (`interrupted`).
 
+Nothing is lost silently: a record that cannot be written (a full disk, a read-only folder)
+raises `RunNotStored` with one line saying so, which the engine keeps on the run
+(`provenance["store_errors"]`) and the CLI and the notebook print. When the final save of a
+finished run fails, its stale checkpoint is removed (so the run can never be listed as
+`interrupted`) and a compact record of the outcome is tried in its place.
+
+Records are capped (`cap_record`): at most MAX_ROWS result rows per list and MAX_TEXT
+characters per text; what is cut is replaced by a note with its size and sha256, so a 50 MB
+cell makes a record of kilobytes, not hundreds of megabytes. Text that is not valid Unicode
+(a lone surrogate from a non-UTF-8 byte in argv) is stored escaped (`\udcff`).
+
 The folder is queryable with DuckDB:
 
     SELECT id, question, status, trust_state
@@ -15,6 +26,8 @@ The folder is queryable with DuckDB:
 from __future__ import annotations
 
 import builtins
+import errno
+import hashlib
 import json
 import os
 import socket
@@ -28,6 +41,12 @@ from .engine.records import AgentRun, utc_now
 from .errors import UserError
 
 RUNS_DIR = Path(".zlens") / "runs"
+MAX_ROWS = 200  # result rows kept per list in a stored record
+MAX_TEXT = 64 * 1024  # characters kept per text (question, message, model output, argument)
+
+
+class RunNotStored(UserError):
+    """The run finished but its record could not be written (said in one line)."""
 
 
 @dataclass(frozen=True)
@@ -54,18 +73,50 @@ class RunStore:
     def checkpoint(self, run: AgentRun) -> None:
         data = run.to_dict()
         data["checkpoint"] = {"pid": os.getpid(), "host": socket.gethostname(), "at": utc_now()}
-        self._write(run.id, data)
+        try:
+            self._write(run.id, data)
+        except OSError as exc:
+            raise RunNotStored(f"checkpoint of {_not_stored(run.id, self.dir, exc)}") from exc
+
+    def storage_problem(self, run: AgentRun) -> str | None:
+        """One line when the finished `run` is not on disk as it ended, else None."""
+        problems = [str(p) for p in run.provenance.get("store_errors", [])]
+        data = _read(self.dir / f"{run.id}.json")
+        if data is not None and data.get("status") == run.status.value:
+            if not data.get("not_stored"):
+                return None
+            trace = [p for p in problems if "without its trace" in p]
+            return trace[-1] if trace else f"run {run.id}: {data['not_stored']}"
+        final = [p for p in problems if not p.startswith("checkpoint of ")]
+        return (final or problems or [f"run {run.id} was not stored in {self.dir}"])[-1]
 
     def save(self, run: AgentRun) -> None:
-        self._write(run.id, run.to_dict())
+        """Write the finished run; if that fails, never leave a checkpoint that would later
+        read `interrupted`: drop it, try a compact record, and raise RunNotStored."""
+        try:
+            self._write(run.id, run.to_dict())
+            return
+        except OSError as exc:
+            failure = exc
+        (self.dir / f"{run.id}.json").unlink(missing_ok=True)  # frees space on a full disk
+        try:
+            self._write(run.id, _compact(run, failure))
+        except OSError:
+            raise RunNotStored(_not_stored(run.id, self.dir, failure)) from failure
+        raise RunNotStored(
+            f"run {run.id} was stored without its trace in {self.dir}: {_reason(failure)}"
+        ) from failure
 
     def _write(self, run_id: str, data: dict[str, Any]) -> None:
+        # Serialized before any file is touched: a record that cannot be encoded must not
+        # leave an empty file behind. Capped, and lone surrogates escaped (never dropped).
+        payload = _encode(cap_record(data))
         self.dir.mkdir(parents=True, exist_ok=True)
         # The temp name starts with a dot and does not end in .json, so globs skip it.
         tmp = self.dir / f".{run_id}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
         try:
-            with open(tmp, "w", encoding="utf-8") as fh:
-                json.dump(data, fh, ensure_ascii=False, default=str)
+            with open(tmp, "wb") as fh:
+                fh.write(payload)
                 fh.flush()
                 os.fsync(fh.fileno())
             os.replace(tmp, self.dir / f"{run_id}.json")
@@ -121,6 +172,82 @@ class RunStore:
         if not self.dir.is_dir():
             return []
         return [p for p in self.dir.glob("*.json") if not p.name.startswith(".")]
+
+
+def cap_record(data: Any) -> Any:
+    """A copy of a run record with long lists of rows and long texts cut, each cut noted
+    with how much went and the sha256 of what went (so a copy elsewhere can be matched)."""
+    if isinstance(data, str):
+        return _cap_text(data)
+    if isinstance(data, dict):
+        capped: dict[Any, Any] = {}
+        for key, value in data.items():
+            if key == "rows" and isinstance(value, list) and len(value) > MAX_ROWS:
+                cut = value[MAX_ROWS:]
+                capped["rows_cut"] = {
+                    "kept": MAX_ROWS,
+                    "cut_rows": len(cut),
+                    "sha256": _sha256(json.dumps(cut, ensure_ascii=True, default=str)),
+                }
+                value = value[:MAX_ROWS]
+            capped[key] = cap_record(value)
+        return capped
+    if isinstance(data, list | tuple):
+        return [cap_record(item) for item in data]
+    return data
+
+
+def _cap_text(text: str) -> str:
+    if len(text) <= MAX_TEXT:
+        return text
+    cut = text[MAX_TEXT:]
+    return f"{text[:MAX_TEXT]}…[cut {len(cut)} characters, sha256 {_sha256(cut)}]"
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _encode(data: Any) -> bytes:
+    text = json.dumps(data, ensure_ascii=False, default=str)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate (a non-UTF-8 byte decoded with surrogateescape): stored as the
+        # visible escape `\udcff`, so every JSON reader (DuckDB's too) can read the file.
+        return json.dumps(_escape_surrogates(data), ensure_ascii=False, default=str).encode()
+
+
+def _escape_surrogates(data: Any) -> Any:
+    if isinstance(data, str):
+        return data.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(data, dict):
+        return {_escape_surrogates(k): _escape_surrogates(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_escape_surrogates(item) for item in data]
+    return data
+
+
+def _compact(run: AgentRun, failure: OSError) -> dict[str, Any]:
+    """The outcome of a run without its trace: small enough for the last bytes of a disk."""
+    full = run.to_dict()
+    keep = ("id", "question", "mode", "status", "trust_state", "trust_reason", "stop_reason")
+    data = {k: full.get(k) for k in (*keep, "route", "started_at", "ended_at", "summary")}
+    data["question"] = _cap_text(str(data.get("question") or ""))[:2000]
+    data["not_stored"] = f"trace not stored: {_reason(failure)}"
+    return data
+
+
+def _reason(error: OSError) -> str:
+    if error.errno == errno.ENOSPC:
+        return "the disk is full"
+    if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return "the run folder is read-only"
+    return error.strerror or type(error).__name__
+
+
+def _not_stored(run_id: str, folder: Path, error: OSError) -> str:
+    return f"run {run_id} was not stored in {folder}: {_reason(error)}"
 
 
 def _read(path: Path) -> dict[str, Any] | None:

@@ -7,6 +7,8 @@ echoes a header, a model that repeats its prompt).
 
 from __future__ import annotations
 
+import base64
+import functools
 import re
 import threading
 from collections.abc import Iterable
@@ -44,6 +46,31 @@ _PATTERNS = [
 _MIN_SECRET_LENGTH = 6  # shorter values would scrub ordinary words
 
 
+_MIN_FUZZY_LENGTH = 10  # transformed forms only for key-like secrets (no ordinary words)
+_SEPARATORS = r"[\s\-_.,:;|/\\*'\"`·]{0,3}"  # what an echo may put between characters
+
+
+@functools.lru_cache(maxsize=64)
+def _echo_patterns(secret: str) -> tuple[re.Pattern[str], ...]:
+    """Patterns for transformed echoes of `secret`: any letter case, up to three separator
+    characters (spaces, dashes, dots, quotes...) between its characters, reversed, and its
+    base64 (standard or URL-safe, at any byte alignment inside a longer base64 text)."""
+    if len(secret) < _MIN_FUZZY_LENGTH:
+        return ()
+    patterns = [
+        re.compile(_SEPARATORS.join(re.escape(c) for c in form), re.IGNORECASE)
+        for form in (secret, secret[::-1])
+    ]
+    raw = secret.encode("utf-8")
+    for i in range(3):  # the key's bytes may start at any offset of a 3-byte group
+        encoded = base64.b64encode(b"\0" * i + raw).decode("ascii")
+        start, end = -(-8 * i // 6), (8 * i + 8 * len(raw)) // 6  # chars set by key bits only
+        core = encoded[start:end]
+        for form in (core, core.replace("+", "-").replace("/", "_")):
+            patterns.append(re.compile(re.escape(form)))
+    return tuple(patterns)
+
+
 def register_secret(value: str | None) -> None:
     """Remember a secret value so every later redaction removes it verbatim."""
     if value and len(value) >= _MIN_SECRET_LENGTH:
@@ -59,6 +86,8 @@ def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
     # Longest first, so a key that contains another registered key is removed whole.
     for secret in sorted(known, key=len, reverse=True):
         text = text.replace(secret, REDACTED)
+        for pattern in _echo_patterns(secret):  # a server echoing it transformed
+            text = pattern.sub(REDACTED, text)
     for pattern, replacement in _PATTERNS:
         text = pattern.sub(replacement, text)
     return text

@@ -136,6 +136,8 @@ class ZLensMagics(Magics):
             if panel is not None:
                 panel.finish(result)
             self.history.append(result)
+            if result.provenance.get("not_stored"):  # never silent: a visible line
+                print(f"zlens: {result.provenance['not_stored']}", file=sys.stderr)
             return result
 
         if options.background:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import UserError
+from ..inputs import check_budget
 
 _VALUED = {
     "--mode": "mode",
@@ -25,6 +26,7 @@ _FLAGS = {
     "--insert": "insert",
 }
 _NUMBERS = {"max_steps": int, "budget_usd": float, "deadline": float}
+_BUDGET_KEY = {"max_steps": "max_steps", "budget_usd": "max_cost_usd", "deadline": "deadline_s"}
 
 
 @dataclass
@@ -68,6 +70,8 @@ def parse_ask(line: str, cell: str | None = None) -> AskOptions:
             value = _NUMBERS[field](raw) if field in _NUMBERS else raw
         except ValueError:
             raise UserError(f"{word} takes a number, not {raw!r}.") from None
+        if field in _NUMBERS:
+            check_budget(**{_BUDGET_KEY[field]: value}, flags={_BUDGET_KEY[field]: word})
         setattr(options, field, value)
         i += 2
     rest = " ".join(words[i:])

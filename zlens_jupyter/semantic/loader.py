@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from zlens_jupyter.errors import UserError
+from zlens_jupyter.inputs import MAX_SEMANTIC_BYTES, read_text_file
 from zlens_jupyter.semantic.matching import normalize_phrase
 from zlens_jupyter.semantic.model import (
     DIMENSION_TYPES,
@@ -44,6 +45,9 @@ _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _QUALIFIED_COLUMN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$")
 
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when there: 20x faster
+
+
 def load_semantic(project_dir: str | Path) -> SemanticModel:
     """Read every `semantic/*.yml` (and `*.yaml`) under a project, in name order, into one
     model. A missing folder gives an empty model; a malformed file raises `UserError`."""
@@ -61,8 +65,16 @@ def load_semantic(project_dir: str | Path) -> SemanticModel:
 
 
 def _parse_file(path: Path, label: str) -> SemanticModel:
+    # Regular files only (a FIFO named x.yml would hang, a directory is not a file), at most
+    # MAX_SEMANTIC_BYTES, UTF-8: each refused in one line, never read.
+    text = read_text_file(path, max_bytes=MAX_SEMANTIC_BYTES, what="semantic YAML", label=label)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(text, Loader=_LOADER)  # a safe loader (CSafeLoader or SafeLoader)
+    except RecursionError:
+        raise UserError(
+            f"{label}: nested too deeply to be a semantic model (lists or mappings inside "
+            "each other thousands of levels down)"
+        ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
