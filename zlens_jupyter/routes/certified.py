@@ -9,6 +9,7 @@ Anything else scores zero and falls to generated_answer with the reason in the t
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +60,7 @@ class BlockMatch:
     block: Block | None
     score: float
     notes: list[str] = field(default_factory=list)
+    params: dict[str, Any] = field(default_factory=dict)  # @params the question binds
 
 
 def block_vocabulary(block: Block) -> frozenset[str]:
@@ -130,11 +132,12 @@ def match_certified(question: str, kit: RouteKit) -> BlockMatch:
         score = 0.5 * covered + 0.5 * named
         if score <= best.score:
             continue
-        misfit = _misfit(frame, block, kit, values, metric_words | value_words, vocab)
+        params: dict[str, Any] = {}
+        misfit = _misfit(frame, block, kit, values, metric_words | value_words, vocab, params)
         if misfit:
             best = BlockMatch(None, 0.0, best.notes + [f'"{block.name}": {misfit}'])
             continue
-        best = BlockMatch(block, round(score, 3), best.notes)
+        best = BlockMatch(block, round(score, 3), best.notes, params)
     return best
 
 
@@ -158,7 +161,10 @@ def _misfit(
     values: list[Any],
     known: set[str],
     vocab: frozenset[str],
+    params: dict[str, Any],
 ) -> str | None:
+    """Why the block does not answer the question, or None; fills `params` with the values
+    the question gives the block's declared `@param`s."""
     # Every word that names data must be one the block speaks of: "least profitable
     # products" is not "Top products by revenue", "sales without refunds" not "Revenue".
     unknown = [
@@ -193,13 +199,37 @@ def _misfit(
     misfit = shape_misfit(frame, shape, grain, stems_of(block.name))
     if misfit:
         return misfit
-    # A block runs unchanged: a value the question filters on must be one it already keeps.
-    # (`allowedFilters` says a filter may be added, but an unchanged run adds none.)
+    # A block runs unchanged: a value the question filters on must be one it already keeps,
+    # or one a declared @param binds. (`allowedFilters` says a filter may be added, but an
+    # unchanged run adds none.)
+    bindings = _param_columns(block, compiled or "")
     for value in values:
+        param = bindings.get(value.column.lower())
+        if param is not None and param not in params:
+            params[param] = value.value
+            continue
         kept = str(value.value).lower() in shape.filters
         if not kept and stem(value.word) not in grain_all:
             return f"it does not filter on {value.column} = {value.value}"
+    # A parameter the question leaves open would filter by its default: a narrower question.
+    unbound = [p for p in set(bindings.values()) if p not in params]
+    if unbound:
+        return f"its parameter '{sorted(unbound)[0]}' needs a value the question does not give"
     return None
+
+
+def _param_columns(block: Block, compiled: str) -> dict[str, str]:
+    """{column: parameter} for each @param the block's SQL uses: the column named by the
+    block's `filterBindings { param = "table.column" }`, else the column it is compared with
+    (`WHERE c.segment = @param("segment")`), else a column of the parameter's own name."""
+    used = sorted(set(_PARAM_USE.findall(compiled)))
+    declared = {str(k): str(v) for k, v in block.filter_bindings.items()}
+    compared = dict(_PARAM_COMPARISON.findall(compiled))
+    out: dict[str, str] = {}
+    for param in used:
+        column = declared.get(param) or next((c for c, p in compared.items() if p == param), param)
+        out[column.split(".")[-1].strip('"').lower()] = param
+    return out
 
 
 def _measure_column(block: Block) -> str | None:
@@ -216,6 +246,11 @@ def _compiled_sql(block: Block, kit: RouteKit) -> str | None:
         return None
 
 
+# `$segment` in compiled SQL, and `<column> = $param` comparisons (either side).
+_PARAM_USE = re.compile(r"\$([A-Za-z_]\w*)")
+_PARAM_COMPARISON = re.compile(r'([\w."]+)\s*=\s*\$([A-Za-z_]\w*)')
+
+
 class CertifiedAnswer:
     idempotent = True
 
@@ -229,7 +264,9 @@ class CertifiedAnswer:
             return StepOutcome(evaluations=[_no_block(match.notes)])
         block = match.block
         ctx.tool_called("run_block", {"block": block.name})
-        compiled = compile_block(block, self.kit.library, metric_resolver=self._metric_sql)
+        compiled = compile_block(
+            block, self.kit.library, params=match.params, metric_resolver=self._metric_sql
+        )
         result, facts = self.kit.execute(compiled.sql, ctx, params=compiled.params or None)
         # Lowered at load (no record, or drifted then), or drifted since: never certified.
         lowered = self.kit.library.lowered.get(block.name)
@@ -264,7 +301,12 @@ class CertifiedAnswer:
             sql=compiled.sql,
             result=result,
             action_key=f"block:{block.name}",
-            parsed_intent={"block": block.name, "score": match.score, "shape": shape},
+            parsed_intent={
+                "block": block.name,
+                "score": match.score,
+                "shape": shape,
+                "params": match.params,
+            },
             provenance=facts,
             certified_block=certified,
             evaluations=[e for e in evaluations if e is not None],
