@@ -210,15 +210,42 @@ _TOKEN = re.compile(r"\d+(?:[.,]\d+)*%?|[A-Za-z][A-Za-z0-9']*")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
+@cache
 def stem(word: str) -> str:
-    """A light suffix stemmer: plurals and a few verb endings, enough for schema words.
+    """A word's dictionary form, so inflections meet: plurals, past tenses, comparatives.
+
+    The lemma comes from lemminflect's English tables (shipped in the package, no download),
+    a noun reading first ("sales" -> "sale", "companies" -> "company", "women" -> "woman"),
+    then a verb ("departed" -> "depart", "grew" -> "grow"), then an adjective ("longest" ->
+    "long"). Unknown words ("tailnum", "dep") fall back to light suffix rules.
 
     >>> [stem(w) for w in ["flights", "categories", "delays", "departed", "boxes", "status"]]
     ['flight', 'category', 'delay', 'depart', 'box', 'status']
+    >>> [stem(w) for w in ["companies", "women", "grew", "salaries", "tailnums"]]
+    ['company', 'woman', 'grow', 'salary', 'tailnum']
     """
     w = word.lower()
-    if len(w) <= 3:
+    if len(w) <= 3 or not w.isalpha():
         return w
+    lemmas = _lemmas(w)
+    for pos in ("NOUN", "VERB", "ADJ", "ADV"):
+        found = lemmas.get(pos)
+        if found and found[0] not in _NOT_LEMMAS:
+            return str(found[0])
+    return _suffix_stem(w)
+
+
+# Lemmas that would merge a word people use for data with another ("data" is not "datum").
+_NOT_LEMMAS = frozenset({"datum", "medium", "criterion"})
+
+
+def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    from lemminflect import getAllLemmas  # 0.1 s of tables: loaded on the first question
+
+    return dict(getAllLemmas(word))
+
+
+def _suffix_stem(w: str) -> str:
     for suffix, repl in (
         ("ies", "y"),
         ("sses", "ss"),
