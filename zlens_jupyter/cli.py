@@ -19,6 +19,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
+from .dashboard_cli import add_dashboard_parser
 from .engine import AgentRun, Event, EventType
 from .errors import ZLensError
 from .formatting import answer_sentence, cell_text
@@ -139,6 +140,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("file")
     with_db(run)
     run.set_defaults(func=_dql_run)
+    add_dashboard_parser(sub, with_db, _session)
     return parser
 
 

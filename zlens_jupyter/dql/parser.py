@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from zlens_jupyter.dql.block import Block
+from zlens_jupyter.dql.dashboard import Dashboard
 from zlens_jupyter.dql.document import DQLFile
 from zlens_jupyter.dql.lexer import Lexer, Token, TokenKind, read_format_header
 from zlens_jupyter.dql.literals import Ident
@@ -44,6 +45,7 @@ DECLARATION_TYPES: dict[str, type[Declaration]] = {
     "domain": Domain,
     "term": Term,
     "business_view": BusinessView,
+    "dashboard": Dashboard,
 }
 _STRING_FIELDS = (
     "domain",
@@ -190,7 +192,7 @@ class _Parser:
     def _declaration(self) -> Declaration:
         keyword = self._expect(
             TokenKind.IDENT,
-            "a declaration (block, domain, term or business_view)",
+            "a declaration (block, domain, term, business_view or dashboard)",
             "expected a declaration",
         )
         name_token = self._peek()

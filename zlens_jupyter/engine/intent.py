@@ -24,7 +24,32 @@ _INVESTIGATE = re.compile(
     r"fell|spiked?|jump(ed)?|surged?)\b",
     re.IGNORECASE,
 )
-_APP = re.compile(r"\b(dashboard|build (me )?an? app|app for|compose an? app)\b", re.IGNORECASE)
+# compose_app: a dashboard, an app, a scorecard, a report or KPI page, something to monitor.
+APP_REQUEST = _APP = re.compile(
+    r"\b(dashboards?|scorecards?|report pages?|kpi (page|board)s?|keep an eye on|"
+    r"overview of|(an?|the|my|our)\s+(\w+\s+)?(app|application)\b|app (for|of|showing)|"
+    r"(^|\b(to|me|us|please|and)\s+)monitor(ing)?\b(?!s))",
+    re.IGNORECASE,
+)
+# The words that frame a compose_app request: never handed to the question parser.
+_APP_LEAD = re.compile(
+    r"^\s*(please\s+)?((can|could|would) you\s+|i (want|need|would like)( you)? to\s+|"
+    r"help me\s+|let me\s+|let's\s+)?(please\s+)?"
+    r"(build|make|create|compose|set up|put together|give|show|draft|generate|open|start)?"
+    r"\s*(me|us)?\s*",
+    re.IGNORECASE,
+)
+_APP_WORDS = re.compile(
+    r"\b(an?|the|my|our)\s+(?:(\w+)\s+)?(?:app|application)s?\b"
+    r"|\b(an?|the|my|our)?\s*(dashboards?|scorecards?|report pages?|kpi (page|board)s?)\b"
+    r"|\bapp (for|of|showing)\b|\bkeep an eye on\b|\boverview of\b|\bmonitor(ing)?\b(?!s)",
+    re.IGNORECASE,
+)
+_APP_GLUE = re.compile(
+    r"^[\s,.:;!?-]*((an?|the|my|our|of|for|on|about|showing|that shows|to track|to watch|"
+    r"with|covering)\b[\s,.:;-]*)*|[\s,.:;!?]+$",
+    re.IGNORECASE,
+)
 _SQL = re.compile(
     r"\b(write|give me|show me|generate|draft)\b.*\b(sql|query)\b|^\s*sql\b|\bsql (for|to)\b",
     re.IGNORECASE,
@@ -39,6 +64,23 @@ ROUTE_FOR_MODE = {
 }
 # Stakeholders get answers, never code to review.
 _ANALYST_ONLY = frozenset({Route.SQL_CELL, Route.DQL_BLOCK_DRAFT})
+
+
+def strip_app_framing(request: str) -> str:
+    """What a compose_app request is about, without the words that ask for an app.
+
+    >>> strip_app_framing("Build me a dashboard of revenue by region and segment")
+    'revenue by region and segment'
+    >>> strip_app_framing("keep an eye on monthly revenue")
+    'monthly revenue'
+    """
+    text = _APP_LEAD.sub("", request, count=1)
+    text = _APP_WORDS.sub(lambda m: f" {m.group(2) or ''} ", text)
+    text = re.sub(r"\s+", " ", text)
+    previous = None
+    while previous != text:
+        previous, text = text, _APP_GLUE.sub("", text).strip()
+    return text
 
 
 def decide_action(question: str, signals: IntentSignals) -> Action:

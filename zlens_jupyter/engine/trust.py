@@ -15,7 +15,8 @@ _CEILING = {
     Route.RESEARCH: TrustState.GROUNDED,
     Route.SQL_CELL: TrustState.REVIEW_REQUIRED,
     Route.DQL_BLOCK_DRAFT: TrustState.REVIEW_REQUIRED,
-    Route.APP_BUILD: TrustState.REVIEW_REQUIRED,
+    # A dashboard is as trusted as its least trusted tile (`_dashboard_trust`).
+    Route.APP_BUILD: TrustState.CERTIFIED,
     Route.CLARIFY: TrustState.NOT_APPLICABLE,
     Route.CONVERSE: TrustState.NOT_APPLICABLE,
 }
@@ -63,6 +64,8 @@ def compose_trust(steps: list[Step], *, cancelled: bool = False) -> tuple[TrustS
 def _earned(step: Step, best: Attempt) -> tuple[TrustState, str]:
     if step.status not in (StepStatus.PASSED, StepStatus.REPAIRED):
         return TrustState.REVIEW_REQUIRED, f"step {step.index + 1} ended {step.status.value}"
+    if step.route is Route.APP_BUILD:
+        return _dashboard_trust(best)
     failing = [e for e in best.evaluations if not e.passed and e.severity is not Severity.INFO]
     block = best.certified_block
     if step.route is Route.CERTIFIED_ANSWER and block and block.get("status") == "certified":
@@ -78,6 +81,23 @@ def _earned(step: Step, best: Attempt) -> tuple[TrustState, str]:
     if failing:
         return TrustState.REVIEW_REQUIRED, f"{failing[0].label}: {failing[0].message}"
     return TrustState.REVIEW_REQUIRED, "grounding was not verified"
+
+
+# A tile label that is not a trust state: a drifted certified block needs a person again.
+_TILE_TRUST = {"pending_recertification": TrustState.REVIEW_REQUIRED}
+
+
+def _dashboard_trust(best: Attempt) -> tuple[TrustState, str]:
+    """The dashboard's own label, the lowest of its tiles, as the app_build route set it."""
+    said = (best.provenance or {}).get("dashboard") or {}
+    label = str(said.get("trust") or "")
+    reason = str(said.get("reason") or "no dashboard was composed")
+    if label in _TILE_TRUST:
+        return _TILE_TRUST[label], f"{label.replace('_', ' ')}: {reason}"
+    try:
+        return TrustState(label), reason
+    except ValueError:
+        return TrustState.REVIEW_REQUIRED, reason
 
 
 def compose_status(steps: list[Step], stop: StopReason, trust: TrustState) -> RunStatus:

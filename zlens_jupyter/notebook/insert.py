@@ -34,7 +34,9 @@ def dql_draft_source(run: AgentRun | dict[str, Any]) -> str | None:
     data = _as_dict(run)
     for artifact in reversed(data.get("artifacts") or []):
         content = artifact.get("content") or {}
-        if artifact.get("kind") == "dql_block_draft" and isinstance(content.get("source"), str):
+        if artifact.get("kind") in ("dql_block_draft", "app_draft") and isinstance(
+            content.get("source"), str
+        ):
             return _with_magic(DQL_MAGIC, content["source"])
     sql = (data.get("sql") or "").strip()
     if not sql:

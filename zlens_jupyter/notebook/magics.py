@@ -16,6 +16,7 @@ import re
 import shlex
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 from IPython.core.magic import Magics, cell_magic, line_cell_magic, magics_class
@@ -34,7 +35,18 @@ from .views import (
     trace_view,
 )
 
-SUBCOMMANDS = ("connect", "ask", "runs", "show", "blocks", "certify", "eval", "config", "help")
+SUBCOMMANDS = (
+    "connect",
+    "ask",
+    "runs",
+    "show",
+    "blocks",
+    "certify",
+    "dashboard",
+    "eval",
+    "config",
+    "help",
+)
 
 HELP = """%zlens QUESTION                 ask (same as %zlens ask QUESTION)
 %%zlens [options]               the cell body is the question
@@ -42,6 +54,8 @@ options: --mode auto|ask|research|sql|block|app  --deep (force research)  --max-
          --budget-usd X  --deadline S  --background  --no-panel  --insert  -o VAR
 %zlens connect sample|PATH|VAR [--project DIR]   VAR: a DuckDB connection or pandas DataFrame
 %zlens runs | show RUN_ID | blocks | certify "Block name" [--by WHO] | config | help
+%zlens dashboard NAME            reopen a saved dashboard (dashboards/*.dql) as a live widget
+%zlens dashboard list | export NAME [--html PATH] | certify NAME [--by WHO]
 %zlens eval CASES.yml            measure answers and labels on a cases file (zlens eval)
 %%dql [--save] [--force]         run a DQL block and its tests (--save writes blocks/NAME.dql)
 %%zlens_sql                      run read-only SQL on the connected database"""
@@ -176,6 +190,9 @@ class ZLensMagics(Magics):
     def _show_answer(self, run: AgentRun, handles: list[Any] | None = None) -> None:
         from .render import answer_outputs
 
+        for artifact in run.artifacts:  # app_build: the dashboard itself, live, above its card
+            if artifact.kind == "app_draft" and isinstance(artifact.content.get("dashboard"), dict):
+                self._show_dashboard(artifact.content["dashboard"])
         for i, (data, metadata) in enumerate(answer_outputs(run)):
             if handles is not None and i < len(handles):
                 handles[i].update(data, metadata=metadata, raw=True)
@@ -240,6 +257,50 @@ class ZLensMagics(Magics):
         record = block.certification or {}
         print(f'certified "{block.name}" by {record.get("by")} at {record.get("at")}')
 
+    def _cmd_dashboard(self, rest: str) -> Any:
+        """`%zlens dashboard NAME | list | export NAME [--html PATH] | certify NAME [--by WHO]`."""
+        from ..dashboards import certify_dashboard, list_dashboards, open_dashboard, write_html
+
+        args = _split(rest)
+        session = self._session()
+        verb = args[0] if args and args[0] in ("list", "export", "certify", "open") else "open"
+        args = args[1:] if args and args[0] == verb else args
+        options: dict[str, str] = {}
+        words: list[str] = []
+        while args:
+            word = args.pop(0)
+            if word in ("--html", "--by") and args:
+                options[word] = args.pop(0)
+            else:
+                words.append(word)
+        name = " ".join(words)
+        if verb == "list":
+            rows = [[d.name, str(d.status), len(d.tiles)] for d in list_dashboards(session)]
+            display(View("Dashboards", ["name", "status", "tiles"], rows))
+            return None
+        if not name:
+            raise UserError("Name the dashboard: %zlens dashboard NAME (%zlens dashboard list).")
+        if verb == "certify":
+            dashboard = certify_dashboard(session, name, by=options.get("--by"))
+            record = dashboard.certification or {}
+            by, at = record.get("by"), record.get("at")
+            print(f'certified dashboard "{dashboard.name}" by {by} at {at}')
+            return None
+        view = open_dashboard(session, name)
+        if verb == "export":
+            default = Path(view["path"]).with_suffix(".html")
+            path = write_html(view, options.get("--html") or default)
+            print(f"wrote {path}")
+            return None
+        return self._show_dashboard(view)
+
+    def _show_dashboard(self, view: dict[str, Any]) -> Any:
+        from .dashboard import DashboardWidget
+
+        widget = DashboardWidget(view)
+        display(widget)
+        return None
+
     def _cmd_eval(self, rest: str) -> Any:
         """Run a cases file (the CLI's `zlens eval`); the report is the cell's value."""
         from ..evals import load_cases, run_eval
@@ -272,6 +333,8 @@ class ZLensMagics(Magics):
         # A malformed cell fails here with its line and column.
         parsed = parse_dql(source, file="<%%dql cell>")
         block = next((d for d in parsed.declarations if isinstance(d, Block)), None)
+        if block is None and any(d.kind == "dashboard" for d in parsed.declarations):
+            return self._dql_dashboard(parsed, args)
         if block is None:
             raise UserError('No block in this cell: write block "Name" { query = """...""" }')
         result = session.run_dql(source)
@@ -281,6 +344,18 @@ class ZLensMagics(Magics):
             print(f"saved {path}")
             session.reload()
         return None
+
+    def _dql_dashboard(self, parsed: Any, args: list[str]) -> Any:
+        """A `%%dql` cell holding a dashboard: run it (and `--save` it under dashboards/)."""
+        from ..dql.dashboard import Dashboard, save_dashboard
+        from ..routes.dashboard_run import run_dashboard
+
+        session = self._session()
+        dashboard = next(d for d in parsed.declarations if isinstance(d, Dashboard))
+        if "--save" in args:
+            print(f"saved {save_dashboard(session.project_dir, dashboard)}")
+        session.refresh_certification()
+        return self._show_dashboard(run_dashboard(dashboard, session.kit))
 
     def _sql(self, line: str, cell: str | None) -> Any:
         session = self._session()
