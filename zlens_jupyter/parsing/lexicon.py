@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ..semantic import SemanticModel
 from ..warehouse import Catalog
-from .words import identifier_words, question_tokens, stem, stems
+from .words import identifier_words, question_tokens, split_unit, stem, stems
 
 NUMERIC_TYPES = (
     "INT",
@@ -52,6 +52,7 @@ class Target:
     column: str | None = None  # the column, or the SQL expression of a dimension
     name: str | None = None  # metric or dimension name
     type: str = ""
+    unit: str = ""  # "kg" for weight_kg: shown as "weight (kg)"
 
     @property
     def label(self) -> str:
@@ -83,9 +84,12 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
         lex.add(t_words, Target("table", table.name))
         singular = tuple(stem(w) for w in t_words)
         for col in table.columns:
-            target = Target("column", table.name, col.name, type=col.type)
+            base, unit = split_unit(col.name)
+            target = Target("column", table.name, col.name, type=col.type, unit=unit or "")
             words = identifier_words(col.name)
             lex.add(words, target)
+            if base != words:
+                lex.add(base, target)  # "weight" names weight_kg; the unit is shown apart
             # "airline name", "plane model": the table's name qualifies its column.
             lex.add(singular + words, target)
             if words[: len(singular)] == singular and len(words) > len(singular):

@@ -9,40 +9,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-# Identifier abbreviations common in warehouses, expanded so "departure delay" meets dep_delay.
-ABBREVIATIONS: dict[str, tuple[str, ...]] = {
-    "dep": ("departure",),
-    "arr": ("arrival",),
-    "dest": ("destination",),
-    "sched": ("scheduled",),
-    "qty": ("quantity",),
-    "amt": ("amount",),
-    "num": ("number",),
-    "cnt": ("count",),
-    "avg": ("average",),
-    "desc": ("description",),
-    "dt": ("date",),
-    "temp": ("temperature",),
-    "visib": ("visibility",),
-    "precip": ("precipitation",),
-    "humid": ("humidity",),
-    "dewp": ("dew", "point"),
-    "alt": ("altitude",),
-    "lat": ("latitude",),
-    "lon": ("longitude",),
-    "lng": ("longitude",),
-    "tz": ("timezone",),
-    "tailnum": ("tail", "number"),
-    "cust": ("customer",),
-    "prod": ("product",),
-    "addr": ("address",),
-    "pct": ("percent",),
-    "yr": ("year",),
-    "mo": ("month",),
-    "wind_dir": ("wind", "direction"),
-    "dir": ("direction",),
-    "faa": ("faa", "code"),
-}
+from ..vocabulary import abbreviations, units
 
 # Words that carry no meaning for grounding a question in data.
 STOPWORDS = frozenset(
@@ -282,15 +249,41 @@ def identifier_words(identifier: str) -> tuple[str, ...]:
     >>> identifier_words("orderDate")
     ('order', 'date')
     """
-    if identifier.lower() in ABBREVIATIONS:
-        return ABBREVIATIONS[identifier.lower()]
+    expansions = abbreviations()
+    if identifier.lower() in expansions:
+        return expansions[identifier.lower()]
     words: list[str] = []
     for part in re.split(r"[_\W]+", _CAMEL.sub("_", identifier)):
         if not part:
             continue
         low = part.lower()
-        words.extend(ABBREVIATIONS.get(low, (low,)))
+        words.extend(expansions.get(low, (low,)))
     return tuple(words)
+
+
+@cache
+def split_unit(identifier: str) -> tuple[tuple[str, ...], str | None]:
+    """An identifier's words without its unit, and the unit as answers show it.
+
+    >>> split_unit("weight_kg"), split_unit("Price_In_USD"), split_unit("pct_female")
+    ((('weight',), 'kg'), (('price',), 'USD'), (('female',), '%'))
+    >>> split_unit("dep_delay")
+    (('departure', 'delay'), None)
+    """
+    parts = [p.lower() for p in re.split(r"[_\W]+", _CAMEL.sub("_", identifier)) if p]
+    known = units()
+    unit = None
+    if len(parts) > 1 and parts[-1] in known:
+        unit = known[parts.pop()]
+        if len(parts) > 1 and parts[-1] in ("in", "per"):
+            parts.pop()  # "Price_In_USD", "speed_in_kmh"
+    elif len(parts) > 1 and parts[0] in known and known[parts[0]] == "%":
+        unit = known[parts.pop(0)]  # "pct_female": the share of something
+    if unit is None:
+        return identifier_words(identifier), None
+    expansions = abbreviations()
+    words = [w for p in parts for w in expansions.get(p, (p,))]
+    return tuple(words), unit
 
 
 def stems(words: tuple[str, ...] | list[str]) -> tuple[str, ...]:

@@ -7,6 +7,8 @@ import re
 from itertools import pairwise
 from typing import Any
 
+from ..vocabulary import units
+
 
 def fmt(value: Any) -> str:
     """A result value as the sentence shows it: thousands separators, at most 2 decimals."""
@@ -23,12 +25,15 @@ def fmt(value: Any) -> str:
 
 def humanize(alias: str) -> str:
     """A column name as words: `avg_delay` -> "Average delay", `sum(amount)` -> "Total amount",
-    DuckDB's `count_star()` -> "Count"."""
+    DuckDB's `count_star()` -> "Count", `avg_weight_kg` -> "Average weight (kg)"."""
     call = re.fullmatch(r"(\w+)\((.*)\)", alias.strip())
     if call:
         function, argument = call.group(1).lower(), call.group(2).replace('"', "").strip()
         alias = "count" if function == "count_star" else f"{function} {argument}".strip()
     text = alias.replace("_", " ").strip()
+    unit = _trailing_unit(text)
+    if unit is not None:
+        text = unit[0]
     for prefix, word in (
         ("avg ", "average "),
         ("sum ", "total "),
@@ -38,7 +43,21 @@ def humanize(alias: str) -> str:
     ):
         if text.startswith(prefix):
             text = word + text[len(prefix) :]
+    if unit is not None:
+        text += f" ({unit[1]})"
     return text[:1].upper() + text[1:]
+
+
+def _trailing_unit(text: str) -> tuple[str, str] | None:
+    """("avg weight", "kg") for "avg weight kg"; "price in usd" -> ("price", "USD")."""
+    words = text.split()
+    shown = units().get(words[-1].lower()) if len(words) > 1 else None
+    if shown is None:
+        return None
+    words.pop()
+    if len(words) > 1 and words[-1].lower() in ("in", "per"):
+        words.pop()
+    return " ".join(words), shown
 
 
 def describe(

@@ -20,6 +20,7 @@ import bm25s
 import numpy as np
 from bm25s.stopwords import STOPWORDS_EN
 
+from zlens_jupyter.vocabulary import abbreviations
 from zlens_jupyter.warehouse.models import Catalog, LinkedColumn, LinkResult
 
 SAMPLED_VALUES_IN_DOC = 20
@@ -59,54 +60,6 @@ _STOPWORDS = frozenset(STOPWORDS_EN) | {
     "between",
 }
 
-# Abbreviations common in column names, so "departure delay" finds `dep_delay`.
-ABBREVIATIONS: dict[str, tuple[str, ...]] = {
-    "dep": ("departure",),
-    "arr": ("arrival",),
-    "dest": ("destination",),
-    "orig": ("origin",),
-    "sched": ("scheduled",),
-    "avg": ("average",),
-    "amt": ("amount",),
-    "qty": ("quantity",),
-    "num": ("number",),
-    "nbr": ("number",),
-    "cnt": ("count",),
-    "pct": ("percent",),
-    "cust": ("customer",),
-    "acct": ("account",),
-    "addr": ("address",),
-    "desc": ("description",),
-    "dt": ("date",),
-    "ts": ("timestamp",),
-    "yr": ("year",),
-    "mo": ("month",),
-    "dow": ("weekday",),
-    "tz": ("timezone",),
-    "lat": ("latitude",),
-    "lon": ("longitude",),
-    "lng": ("longitude",),
-    "alt": ("altitude",),
-    "temp": ("temperature",),
-    "precip": ("precipitation",),
-    "visib": ("visibility",),
-    "humid": ("humidity",),
-    "dewp": ("dewpoint",),
-    "dir": ("direction",),
-    "mfr": ("manufacturer",),
-    "mfg": ("manufacturer",),
-    "supp": ("supplier",),
-    "prod": ("product",),
-    "cat": ("category",),
-    "dept": ("department",),
-    "emp": ("employee",),
-    "mgr": ("manager",),
-    "rev": ("revenue",),
-    "usd": ("dollar",),
-    "ext": ("extended",),
-    "tailnum": ("tail", "number"),
-    "faa": ("airport", "code"),
-}
 
 _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
@@ -143,7 +96,7 @@ def _analyze_cached(text: str) -> tuple[str, ...]:
         if lowered in _STOPWORDS:
             continue
         tokens.append(stem(lowered))
-        tokens.extend(stem(e) for e in ABBREVIATIONS.get(lowered, ()))
+        tokens.extend(stem(e) for e in abbreviations().get(lowered, ()))
     return tuple(tokens)
 
 

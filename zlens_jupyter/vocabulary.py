@@ -1,0 +1,47 @@
+"""The shared vocabulary (`vocabulary.yml`): abbreviations, units and synonyms that schema
+linking and the question parser read real schemas with. Data, not code, so it grows by
+editing one file; loaded once."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+import yaml
+
+
+@cache
+def _data() -> dict[str, object]:
+    text = (resources.files("zlens_jupyter") / "vocabulary.yml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    assert isinstance(data, dict)
+    return data
+
+
+@cache
+def abbreviations() -> dict[str, tuple[str, ...]]:
+    """{"dep": ("departure",), "dewp": ("dew", "point"), ...}"""
+    raw = _data().get("abbreviations") or {}
+    assert isinstance(raw, dict)
+    return {str(k).lower(): tuple(str(v).split()) for k, v in raw.items()}
+
+
+@cache
+def units() -> dict[str, str]:
+    """{"kg": "kg", "pct": "%", "usd": "USD", ...}: identifier suffix -> how it is shown."""
+    raw = _data().get("units") or {}
+    assert isinstance(raw, dict)
+    return {str(k).lower(): str(v) for k, v in raw.items()}
+
+
+@cache
+def synonyms() -> dict[str, tuple[str, ...]]:
+    """Each word of a synonym group -> the other words of its group."""
+    groups = _data().get("synonyms") or []
+    assert isinstance(groups, list)
+    out: dict[str, tuple[str, ...]] = {}
+    for group in groups:
+        words = [str(w).lower() for w in group]
+        for word in words:
+            out[word] = tuple(w for w in words if w != word)
+    return out
