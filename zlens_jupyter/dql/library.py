@@ -23,8 +23,9 @@ from zlens_jupyter.dql.model import (
     Term,
     Value,
 )
-from zlens_jupyter.dql.parser import load_dql, parse_dql
+from zlens_jupyter.dql.parser import parse_dql
 from zlens_jupyter.errors import DQLSyntaxError, UserError
+from zlens_jupyter.inputs import MAX_DQL_BYTES, read_text_file
 
 BLOCKS_DIR = "blocks"
 
@@ -54,9 +55,17 @@ class BlockLibrary:
         errors: list[DQLSyntaxError] = []
         for path in sorted((root / BLOCKS_DIR).rglob("*.dql")):
             try:
-                files.append(load_dql(path))
+                # Regular files only (a FIFO named x.dql would hang), at most 1 MB, UTF-8.
+                text = read_text_file(path, max_bytes=MAX_DQL_BYTES, what="a DQL file")
+                files.append(parse_dql(text, file=str(path)))
             except DQLSyntaxError as exc:
                 errors.append(exc)
+            except UserError as exc:
+                errors.append(
+                    DQLSyntaxError(
+                        str(exc), file=str(path), line=1, column=1, expected="a UTF-8 text file"
+                    )
+                )
             except (OSError, UnicodeDecodeError) as exc:
                 errors.append(
                     DQLSyntaxError(

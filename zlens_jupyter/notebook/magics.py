@@ -24,6 +24,7 @@ from IPython.display import HTML, display
 
 from ..engine import AgentRun, CancelToken
 from ..errors import UserError, ZLensError
+from ..inputs import terminal_safe
 from .config import ZLens
 from .options import AskOptions, parse_ask
 from .views import (
@@ -193,7 +194,13 @@ class ZLensMagics(Magics):
         for artifact in run.artifacts:  # app_build: the dashboard itself, live, above its card
             if artifact.kind == "app_draft" and isinstance(artifact.content.get("dashboard"), dict):
                 self._show_dashboard(artifact.content["dashboard"])
-        for i, (data, metadata) in enumerate(answer_outputs(run)):
+        for i, (raw, metadata) in enumerate(answer_outputs(run)):
+            # Text from data and questions is shown, never obeyed: Jupyter renders ANSI
+            # escapes in text output, so control characters read as escapes here too.
+            data = {
+                mime: terminal_safe(value) if isinstance(value, str) else value
+                for mime, value in raw.items()
+            }
             if handles is not None and i < len(handles):
                 handles[i].update(data, metadata=metadata, raw=True)
             else:
