@@ -224,6 +224,11 @@ def find_time_range(
             if _ISO_DATE.match(a) and _ISO_DATE.match(b):
                 taken.update(range(i, i + 4))
                 return TimeRange(a, _next_day(b), f"between {a} and {b}")
+        spanned = _span_at(tokens, i)
+        if spanned is not None:
+            period, used = spanned
+            taken.update(range(i, i + used))
+            return period
         if tok in ("in", "during", "for", "since", "before", "after") and i + 1 < len(tokens):
             found = _period_at(tokens, i + 1)
             if found is not None:
@@ -312,6 +317,25 @@ def _name(unit: str, start: dt.date, end: dt.date) -> str:
         return f"Q{(start.month - 1) // 3 + 1} {start.year}"
     last = end - dt.timedelta(days=1)
     return start.isoformat() if start == last else f"{start.isoformat()} to {last.isoformat()}"
+
+
+def _span_at(tokens: list[str], i: int) -> tuple[TimeRange, int] | None:
+    """Inclusive spans of whole periods: "between 2010 and 2015", "from 2005 to 2010",
+    "2005-2010", "from June to August" (months of any year), "the 1990s" (a decade)."""
+    tok = tokens[i]
+    if tok in ("between", "from") and i + 3 < len(tokens) and tokens[i + 2] in ("and", "to"):
+        a, b = tokens[i + 1], tokens[i + 3]
+        if _is_year(a) and _is_year(b) and int(a) <= int(b):
+            return TimeRange(f"{a}-01-01", f"{int(b) + 1:04d}-01-01", f"{a} to {b}"), 4
+        if a in MONTHS and b in MONTHS and a != "may" and MONTHS[a] <= MONTHS[b]:
+            months = tuple(range(MONTHS[a], MONTHS[b] + 1))
+            said = f"{a.title()} to {b.title()}"
+            return TimeRange("", "", said, month_only=MONTHS[a], months=months), 4
+    decade = re.fullmatch(r"(\d{3})0s", tok)
+    if decade and i > 0 and tokens[i - 1] in ("the", "in", "during"):
+        start = int(decade.group(1)) * 10
+        return TimeRange(f"{start:04d}-01-01", f"{start + 10:04d}-01-01", f"the {start}s"), 1
+    return None
 
 
 def _period_at(tokens: list[str], i: int) -> tuple[TimeRange, int] | None:

