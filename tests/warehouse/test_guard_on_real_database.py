@@ -14,6 +14,11 @@ from zlens_jupyter.errors import GuardrailViolation, QueryError
 from zlens_jupyter.warehouse import Warehouse
 
 SECRET_SETTING = "s3cret-proxy-pw"  # set on the user's connection; must never surface
+# Agent SQL DuckDB ran, from its own query log (this query's own text is left out).
+RAN = (
+    "SELECT count(*) FROM duckdb_logs WHERE type = 'QueryLog' "
+    "AND contains(message, ') AS zlens_preview LIMIT') AND NOT contains(message, 'duckdb_logs')"
+)
 
 HOSTILE: list[dict[str, str]] = yaml.safe_load(
     (Path(__file__).parent / "hostile_sql.yml").read_text()
@@ -59,20 +64,24 @@ def _state(con: duckdb.DuckDBPyConnection, scratch: Path) -> dict[str, Any]:
     }
 
 
-def _refuse_all(warehouse: Warehouse, scratch: Path) -> tuple[int, int, list[str]]:
+def _refuse_all(
+    warehouse: Warehouse, scratch: Path, *, guard_first: bool = True
+) -> tuple[int, int, list[str]]:
     """Send the whole corpus through `warehouse.preview`; return (refused, executed, every
-    error message). Executed counts a statement the guard let through (DuckDB ran it)."""
+    error message). With `guard_first`, executed counts statements the guard let through
+    (the preview would run them); without, the caller counts from DuckDB's query log."""
     refused = executed = 0
     messages: list[str] = []
     for entry in HOSTILE:
         sql = entry["sql"].replace("{tmp}", str(scratch))
-        try:
-            warehouse.guard(sql)
-        except (GuardrailViolation, QueryError):
-            pass
-        else:
-            executed += 1  # the guard passed it: the preview below would run it
-            continue
+        if guard_first:
+            try:
+                warehouse.guard(sql)
+            except (GuardrailViolation, QueryError):
+                pass
+            else:
+                executed += 1
+                continue
         try:
             warehouse.preview(sql, timeout_s=5)
         except (GuardrailViolation, QueryError) as error:
@@ -107,11 +116,17 @@ def test_no_hostile_statement_executes_on_the_users_read_write_connection(
     # The user's own read-write connection, with a credential in its settings.
     user = duckdb.connect(str(hostile_path))
     user.execute(f"SET http_proxy_password = '{SECRET_SETTING}'")
+    # DuckDB logs every statement it runs, on every cursor: the oracle for "executed" (agent
+    # SQL only ever runs wrapped as `... AS zlens_preview`).
+    user.execute("CALL enable_logging('QueryLog')")
     before = _state(user, scratch)
     warehouse = Warehouse.connect(user)
     assert not warehouse.is_private
-    refused, executed, messages = _refuse_all(warehouse, scratch)
+    refused, _, messages = _refuse_all(warehouse, scratch, guard_first=False)
+    (executed,) = user.execute(RAN).fetchone() or (None,)
     assert (refused, executed) == (len(HOSTILE), 0)
+    warehouse.preview("SELECT 1 AS control")  # the oracle does see a statement that ran
+    assert user.execute(RAN).fetchone() == (1,)
     assert _state(user, scratch) == before
     assert not [m for m in messages if SECRET_SETTING in m]
     # The sequence was never advanced: the next insert takes the id it would have anyway.

@@ -104,8 +104,8 @@ def _executed(con: duckdb.DuckDBPyConnection, statements: list[str]) -> int:
     ran = [
         str(m)
         for (m,) in con.execute(
-            "SELECT message FROM duckdb_logs WHERE type = 'QueryLog' "
-            "AND message LIKE '%zlens_preview%'"
+            "SELECT message FROM duckdb_logs WHERE type = 'QueryLog' AND contains(message, "
+            "') AS zlens_preview LIMIT') AND NOT contains(message, 'duckdb_logs')"
         ).fetchall()
     ]
     inner = [m.split("(\n", 1)[-1].rsplit("\n) AS zlens_preview", 1)[0].strip() for m in ran]

@@ -82,6 +82,7 @@ class Warehouse:
         self._private = private
         self._hardened = False
         self._reopen = reopen
+        self._views: StoredViews | None = None
         self._lock = threading.RLock()
         self._snapshot: _Snapshot | None = None
         self._pins = 0
@@ -201,7 +202,7 @@ class Warehouse:
 
     def _scan(self, shape: SchemaShape) -> _Snapshot:
         self._harden()
-        views = StoredViews.read(self.connection)
+        views = self._stored_views(self.connection)
         # A stored view that reads files, URLs or forbidden functions is never sampled: its
         # contents must not land in catalog data (and from there in a model's prompt).
         # A macro shadowing a built-in (`count`, `list`) would run inside the scan's own SQL:
@@ -330,6 +331,16 @@ class Warehouse:
     def allowed_sources(self) -> tuple[str, ...]:
         return tuple(self._allowed_sources)
 
+    def _stored_views(self, connection: duckdb.DuckDBPyConnection) -> StoredViews:
+        """The database's views, types and macros: read once when the schema is fixed (a
+        file we opened read-only), else on every call (the user may create a macro)."""
+        if not self._schema_fixed:
+            return StoredViews.read(connection)
+        with self._lock:
+            if self._views is None:
+                self._views = StoredViews.read(connection)
+            return self._views
+
     def guard(self, sql: str) -> str:
         """The single normalized read-only statement, or GuardrailViolation naming the rule.
 
@@ -337,7 +348,7 @@ class Warehouse:
         it reads (its own SQL, guarded the same way, views within views too), and casts may
         use the types defined in this database (an ENUM)."""
         with self._open_connection() as connection:
-            views = StoredViews.read(connection)
+            views = self._stored_views(connection)
         try:
             statement = guard_read_only(sql, self._allowed_sources, views.types)
         except QueryError:
