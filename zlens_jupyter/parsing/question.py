@@ -220,6 +220,11 @@ def _parse(
         )
         if isinstance(measures, ParseResult):
             return measures
+        ranking = superlative is not None or limit is not None
+        if ranking and len(measures) > 1 and (group_spans or limit is not None):
+            # "the highest total sales volume" over sales and volume: rank by which?
+            names = [m.alias for m in measures]
+            return _clarify(f"Rank by which: {' or '.join(names)}?", names)
         spec.measures = measures
         spec.fact_table = measures[0].table
     for span in group_spans:
@@ -248,6 +253,11 @@ def _parse(
     if isinstance(chosen, ParseResult):
         return chosen
     spec.filters += chosen
+    for f in chosen:
+        grouped_on = {(g.table.lower(), (g.column or "").lower()) for g in spec.group_by}
+        if f.op == "in" and (f.table.lower(), f.column.lower()) not in grouped_on:
+            # "compare the price of Ideal and Fair": one row for each, side by side.
+            spec.group_by.append(GroupBy(f.table, f.column, alias=f.column))
     if superlative is not None and (spec.group_by or limit):
         spec.order_desc = superlative
     elif desc is not None:
@@ -313,7 +323,7 @@ def _choose_value_filters(
     by_word: dict[str, list[tuple[ValueMatch, str | None]]] = {}
     for match, before in found:
         by_word.setdefault(match.word.lower(), []).append((match, before))
-    filters = []
+    filters: list[Filter] = []
     for word, options in by_word.items():
         before = options[0][1]
         on_fact = [m for m, _ in options if m.table.lower() == fact_table.lower()] or [
@@ -333,6 +343,14 @@ def _choose_value_filters(
                 f"'{word}' appears in {', '.join(names)}: which one do you mean?", names
             )
         m = on_fact[0]
+        same = next(
+            (f for f in filters if (f.table, f.column) == (m.table, m.column) and f.op in "=in"),
+            None,
+        )
+        if same is not None:  # "Ideal and Fair diamonds", "Austin or Dallas": either value
+            same.value = [*(same.value if same.op == "in" else [same.value]), m.value]
+            same.op = "in"
+            continue
         filters.append(Filter(m.table, m.column, "=", m.value, label=m.column))
     return filters
 
@@ -373,7 +391,18 @@ def _measures(
             continue
         table = next((t for t in span.targets if t.kind == "table"), None)
         column = _pick(span, None, numeric=agg in ("sum", "avg", "median", "min", "max"))
-        if agg in ("count", None) and table is not None:
+        numeric = _pick(span, None, numeric=True)
+        if (
+            agg is None
+            and superlative is not None
+            and not grouped
+            and numeric is not None
+            and not is_key(numeric.column or "")
+        ):
+            # "the lowest salary" on a table named Salaries: the column, not a row count.
+            kind = "max" if superlative else "min"
+            measures.append(Measure(kind, numeric.table, numeric, alias=f"{kind}_{numeric.column}"))
+        elif agg in ("count", None) and table is not None:
             if agg is None:
                 implicit.append(len(measures))  # "average air time of flights": not a count
             measures.append(Measure("count", table.table, None, alias=f"{stem(table.table)}_count"))

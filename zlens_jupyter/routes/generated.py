@@ -169,7 +169,12 @@ def sentence(text: str) -> str:
 def filter_phrase(spec: QuestionSpec | None) -> str:
     if spec is None:
         return ""
-    parts = [f"{f.label or f.column} {f.op} {fmt(f.value)}" for f in spec.filters]
+    parts = [
+        f"{f.label or f.column} in ({', '.join(fmt(v) for v in f.value)})"
+        if f.op == "in"
+        else f"{f.label or f.column} {f.op} {fmt(f.value)}"
+        for f in spec.filters
+    ]
     if spec.time_range is not None:
         parts.append(spec.time_range.said)
     return ", ".join(parts)

@@ -97,11 +97,14 @@ def _measure_expr(m: Measure, semantic: SemanticModel | None) -> exp.Expr:
 
 def _filter_expr(f: Filter) -> exp.Expr:
     column = exp.column(f.column, table=f.table)
-    literal = (
-        exp.Literal.string(f.value) if isinstance(f.value, str) else exp.Literal.number(f.value)
-    )
+    if f.op == "in":
+        return exp.In(this=column, expressions=[_literal(v) for v in f.value])
     ops = {"=": exp.EQ, ">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
-    return ops[f.op](this=column, expression=literal)
+    return ops[f.op](this=column, expression=_literal(f.value))
+
+
+def _literal(value: Any) -> exp.Expr:
+    return exp.Literal.string(value) if isinstance(value, str) else exp.Literal.number(value)
 
 
 def _time_source(
