@@ -123,3 +123,32 @@ def test_problem_7_sigint_handling_is_removed_after_the_run(session: Session) ->
     with pytest.raises(KeyboardInterrupt):
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(1)
+
+
+def test_problem_7_ctrl_c_in_the_cli_ends_the_run_cancelled_and_stored(
+    nyc_file: Path, tmp_path: Path
+) -> None:
+    import subprocess
+    import sys
+
+    from zlens_jupyter.store import RunStore
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "zlens_jupyter.cli", "ask", LONG, "--db", str(nyc_file),
+         "--project", str(tmp_path), "--deadline", "600"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    for line in proc.stderr:  # progress streams on stderr: wait for the statement to start
+        if "tool.called" in line:
+            break
+    time.sleep(0.5)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    latency = time.monotonic() - sent
+    assert proc.returncode == 1, err
+    assert "cancelled" in out
+    assert latency < 2.0, latency  # the process also starts up and shuts down Python
+    [stored] = RunStore(tmp_path).list()
+    assert stored.status == "cancelled"

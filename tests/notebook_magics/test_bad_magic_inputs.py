@@ -61,3 +61,36 @@ def test_problem_12_control_characters_in_data_are_escaped_in_the_answer(nb, tmp
     assert "pwned" in joined
     assert "\x1b" not in joined and "\x07" not in joined and "\r" not in joined
     assert "\\x1b]0;pwned\\x07title\\r" in joined
+
+
+def test_problem_7_a_kernel_interrupt_during_a_magic_run_ends_it_cancelled(nb, tmp_path):
+    """Jupyter's Stop sends SIGINT to the kernel's main thread while the cell runs."""
+    import signal
+    import threading
+    import time
+
+    db = tmp_path / "long.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE t AS SELECT range AS x FROM range(300000)")
+    con.close()
+    nb.run(f"%zlens connect {db} --project {tmp_path}")
+    main = threading.main_thread().ident
+    sent: list[float] = []
+
+    def stop() -> None:
+        sent.append(time.monotonic())
+        signal.pthread_kill(main, signal.SIGINT)  # type: ignore[arg-type]
+
+    timer = threading.Timer(2.0, stop)
+    timer.start()
+    _, out = nb.run(
+        "%zlens --no-panel SELECT count(*) AS n FROM t AS a, t AS b WHERE (a.x * 31 + b.x) % 1000003 = 17"
+    )
+    ended = time.monotonic()
+    timer.join()
+    run = nb.magics.history[-1]
+    assert run.status.value == "cancelled", (run.status, run.trust_reason)
+    assert ended - sent[0] < 1.0, ended - sent[0]
+    assert "cancelled" in "".join(str(o.data.get("text/plain", "")) for o in out.outputs)
+    kinds = [e.type.value for e in run.events]
+    assert kinds.count("executor.started") == 1 and "repair.attempted" not in kinds
