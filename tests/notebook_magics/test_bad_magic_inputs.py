@@ -84,7 +84,8 @@ def test_problem_7_a_kernel_interrupt_during_a_magic_run_ends_it_cancelled(nb, t
     timer = threading.Timer(2.0, stop)
     timer.start()
     _, out = nb.run(
-        "%zlens --no-panel SELECT count(*) AS n FROM t AS a, t AS b WHERE (a.x * 31 + b.x) % 1000003 = 17"
+        "%zlens --no-panel SELECT count(*) AS n FROM t AS a, t AS b "
+        "WHERE (a.x * 31 + b.x) % 1000003 = 17"
     )
     ended = time.monotonic()
     timer.join()
