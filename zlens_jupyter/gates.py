@@ -198,6 +198,16 @@ def check_non_empty(result: dict[str, Any]) -> Evaluation:
             severity=Severity.WARNING,
             message="the query returned no rows; an empty result is not an answer",
         )
+    rows = result.get("rows") or []
+    if rows and all(all(v is None for v in row) for row in rows):
+        # "Average price has no value": nothing matched, which is not a number to trust.
+        return Evaluation(
+            id="non-empty",
+            label="Non-empty",
+            passed=False,
+            severity=Severity.WARNING,
+            message="every value the query returned is NULL: nothing matched",
+        )
     return Evaluation(id="non-empty", label="Non-empty", passed=True, message="has rows")
 
 
