@@ -17,6 +17,15 @@ characters per text; what is cut is replaced by a note with its size and sha256,
 cell makes a record of kilobytes, not hundreds of megabytes. Text that is not valid Unicode
 (a lone surrogate from a non-UTF-8 byte in argv) is stored escaped (`\udcff`).
 
+Off the hot path (issue 11): a run costs one small checkpoint (no result rows, no fsync,
+written when the run starts and then at most every CHECKPOINT_EVERY_S seconds) and one final
+write. Neither is fsynced: what they guard against is a killed process (kill -9, a dead
+kernel), and the page cache outlives the process; a record torn by a power cut is skipped as
+unreadable, never misread. Each final write appends one line to a summary index
+(`.zlens/runs-index.jsonl`), so `list()` reads one small file instead of parsing every
+record; a record the index does not know (a live or killed run, a record written by an older
+version) is read from its own file, so the index can be lost and nothing is.
+
 The folder is queryable with DuckDB:
 
     SELECT id, question, status, trust_state
@@ -28,9 +37,11 @@ from __future__ import annotations
 import builtins
 import errno
 import hashlib
+import heapq
 import json
 import os
 import socket
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +54,9 @@ from .errors import UserError
 RUNS_DIR = Path(".zlens") / "runs"
 MAX_ROWS = 200  # result rows kept per list in a stored record
 MAX_TEXT = 64 * 1024  # characters kept per text (question, message, model output, argument)
+CHECKPOINT_EVERY_S = 1.0  # later checkpoints of one run: at most this often
+INDEX_NAME = "runs-index.jsonl"  # beside runs/, so `runs/*.json` globs see records only
+_INDEX_QUESTION = 500  # characters of the question kept in an index line
 
 
 class RunNotStored(UserError):
@@ -67,20 +81,33 @@ class RunStore:
     def __init__(self, project_dir: str | os.PathLike[str]) -> None:
         self.project_dir = Path(project_dir)
         self.dir = self.project_dir / RUNS_DIR
+        self.index_path = self.dir.parent / INDEX_NAME
+        self._checkpointed: dict[str, float] = {}  # run id -> when its last checkpoint was
+        self._stored: dict[str, str] = {}  # run id -> status of its last complete final write
 
     # -- writing -------------------------------------------------------------------------
 
     def checkpoint(self, run: AgentRun) -> None:
+        """A small record of a live run (result rows left out), so that a run whose process
+        dies is listed `interrupted`. The first one is always written; later ones at most
+        every CHECKPOINT_EVERY_S (the final write follows anyway)."""
+        now = time.monotonic()
+        last = self._checkpointed.get(run.id)
+        if last is not None and now - last < CHECKPOINT_EVERY_S:
+            return
+        self._checkpointed[run.id] = now
         data = run.to_dict()
         data["checkpoint"] = {"pid": os.getpid(), "host": socket.gethostname(), "at": utc_now()}
         try:
-            self._write(run.id, data)
+            self._write(run.id, cap_record(data, keep_rows=0, hash_cut=False))
         except OSError as exc:
             raise RunNotStored(f"checkpoint of {_not_stored(run.id, self.dir, exc)}") from exc
 
     def storage_problem(self, run: AgentRun) -> str | None:
         """One line when the finished `run` is not on disk as it ended, else None."""
         problems = [str(p) for p in run.provenance.get("store_errors", [])]
+        if self._stored.get(run.id) == run.status.value and not problems:
+            return None  # this store wrote it whole a moment ago: no need to read it back
         data = _read(self.dir / f"{run.id}.json")
         if data is not None and data.get("status") == run.status.value:
             if not data.get("not_stored"):
@@ -93,11 +120,16 @@ class RunStore:
     def save(self, run: AgentRun) -> None:
         """Write the finished run; if that fails, never leave a checkpoint that would later
         read `interrupted`: drop it, try a compact record, and raise RunNotStored."""
+        self._checkpointed.pop(run.id, None)
         try:
-            self._write(run.id, run.to_dict())
-            return
+            data = cap_record(run.to_dict())
+            self._write(run.id, data)
         except OSError as exc:
             failure = exc
+        else:
+            self._stored[run.id] = run.status.value
+            self._index(data)
+            return
         (self.dir / f"{run.id}.json").unlink(missing_ok=True)  # frees space on a full disk
         try:
             self._write(run.id, _compact(run, failure))
@@ -107,18 +139,31 @@ class RunStore:
             f"run {run.id} was stored without its trace in {self.dir}: {_reason(failure)}"
         ) from failure
 
+    def _index(self, data: dict[str, Any]) -> None:
+        """Append the finished run's summary line. Best effort: a record the index misses
+        is read from its own file by `list()`, so a failure here loses nothing."""
+        line = _encode(_index_row(data)) + b"\n"
+        try:
+            fd = os.open(self.index_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError:
+            return
+        try:  # one write of one short line with O_APPEND: concurrent writers do not interleave
+            os.write(fd, line)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
     def _write(self, run_id: str, data: dict[str, Any]) -> None:
         # Serialized before any file is touched: a record that cannot be encoded must not
-        # leave an empty file behind. Capped, and lone surrogates escaped (never dropped).
-        payload = _encode(cap_record(data))
+        # leave an empty file behind. Capped by the caller; lone surrogates escaped.
+        payload = _encode(data)
         self.dir.mkdir(parents=True, exist_ok=True)
         # The temp name starts with a dot and does not end in .json, so globs skip it.
         tmp = self.dir / f".{run_id}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
         try:
             with open(tmp, "wb") as fh:
                 fh.write(payload)
-                fh.flush()
-                os.fsync(fh.fileno())
             os.replace(tmp, self.dir / f"{run_id}.json")
         finally:
             tmp.unlink(missing_ok=True)
@@ -126,26 +171,65 @@ class RunStore:
     # -- reading -------------------------------------------------------------------------
 
     def list(self, limit: int | None = None) -> builtins.list[RunSummary]:
-        """Runs newest first. A live checkpoint whose writer is gone reads `interrupted`."""
-        summaries = []
-        for path in self._files():
-            data = _read(path)
-            if data is None:
+        """Runs newest first. A live checkpoint whose writer is gone reads `interrupted`.
+
+        Finished runs come from the summary index; only records it does not know (live,
+        killed, or older than the index) are parsed, and then added to it when finished."""
+        try:
+            names = os.listdir(self.dir)
+        except OSError:
+            return []
+        indexed = self._read_index()
+        rows: builtins.list[tuple[Any, ...]] = []
+        for name in names:
+            if name.startswith(".") or not name.endswith(".json"):
                 continue
-            summaries.append(
-                RunSummary(
-                    id=data["id"],
-                    question=data.get("question", ""),
-                    status=_effective_status(data),
-                    trust_state=data.get("trust_state"),
-                    route=data.get("route"),
-                    started_at=data.get("started_at", ""),
-                    ended_at=data.get("ended_at"),
-                    path=path,
-                )
+            row = indexed.get(name[:-5])
+            if row is None:
+                data = _read(self.dir / name)
+                if data is None:
+                    continue
+                row = _index_row(data)
+                row[2] = _effective_status(data)
+                if row[2] != RunStatus.RUNNING.value and "checkpoint" not in data:
+                    self._index(data)  # finished but unindexed: never parsed again
+            rows.append(tuple(row))
+        newest = (
+            heapq.nlargest(limit, rows, key=_started)
+            if limit
+            else sorted(rows, key=_started, reverse=True)
+        )
+        return [
+            RunSummary(
+                id=str(r[0]),
+                question=str(r[1]),
+                status=str(r[2]),
+                trust_state=r[3],
+                route=r[4],
+                started_at=str(r[5]),
+                ended_at=r[6],
+                path=self.dir / f"{r[0]}.json",
             )
-        summaries.sort(key=lambda s: s.started_at, reverse=True)
-        return summaries[:limit] if limit else summaries
+            for r in newest
+        ]
+
+    def _read_index(self) -> dict[str, builtins.list[Any]]:
+        """id -> summary row of every finished run the index holds (the last line wins)."""
+        try:
+            with open(self.index_path, "rb") as fh:
+                text = fh.read().decode("utf-8", "replace")
+        except OSError:
+            return {}
+        lines = text.splitlines()
+        try:  # one parse for the whole file; line by line only when a line is torn
+            rows = json.loads("[" + ",".join(line for line in lines if line) + "]")
+        except json.JSONDecodeError:
+            rows = [_parse_line(line) for line in lines]
+        return {
+            str(row[0]): row
+            for row in rows
+            if isinstance(row, list) and len(row) == len(_INDEX_FIELDS)
+        }
 
     def load(self, run_id: str) -> AgentRun:
         """Load by id or unique id prefix (`run_3fa` is enough when only one run starts so)."""
@@ -174,27 +258,53 @@ class RunStore:
         return [p for p in self.dir.glob("*.json") if not p.name.startswith(".")]
 
 
-def cap_record(data: Any) -> Any:
+def cap_record(data: Any, *, keep_rows: int = MAX_ROWS, hash_cut: bool = True) -> Any:
     """A copy of a run record with long lists of rows and long texts cut, each cut noted
-    with how much went and the sha256 of what went (so a copy elsewhere can be matched)."""
+    with how much went, the sha256 of what went and the sha256 of the whole list (so a copy
+    elsewhere can be matched). Checkpoints keep no rows and skip the hashing
+    (`keep_rows=0, hash_cut=False`): the final record is the one that vouches for them."""
     if isinstance(data, str):
         return _cap_text(data)
     if isinstance(data, dict):
         capped: dict[Any, Any] = {}
         for key, value in data.items():
-            if key == "rows" and isinstance(value, list) and len(value) > MAX_ROWS:
-                cut = value[MAX_ROWS:]
-                capped["rows_cut"] = {
-                    "kept": MAX_ROWS,
-                    "cut_rows": len(cut),
-                    "sha256": _sha256(json.dumps(cut, ensure_ascii=True, default=str)),
-                }
-                value = value[:MAX_ROWS]
-            capped[key] = cap_record(value)
+            if key == "rows" and isinstance(value, list) and len(value) > keep_rows:
+                cut = value[keep_rows:]
+                note: dict[str, Any] = {"kept": keep_rows, "cut_rows": len(cut)}
+                if hash_cut:
+                    note["sha256"] = _sha256(json.dumps(cut, ensure_ascii=True, default=str))
+                    note["sha256_all_rows"] = _sha256(
+                        json.dumps(value, ensure_ascii=True, default=str)
+                    )
+                capped["rows_cut"] = note
+                value = value[:keep_rows]
+            capped[key] = cap_record(value, keep_rows=keep_rows, hash_cut=hash_cut)
         return capped
     if isinstance(data, list | tuple):
-        return [cap_record(item) for item in data]
+        return [cap_record(item, keep_rows=keep_rows, hash_cut=hash_cut) for item in data]
     return data
+
+
+_INDEX_FIELDS = ("id", "question", "status", "trust_state", "route", "started_at", "ended_at")
+
+
+def _index_row(data: dict[str, Any]) -> builtins.list[Any]:
+    row = [data.get(field) for field in _INDEX_FIELDS]
+    row[1] = str(row[1] or "")[:_INDEX_QUESTION]
+    row[2] = str(row[2] or RunStatus.RUNNING.value)
+    row[5] = str(row[5] or "")
+    return row
+
+
+def _parse_line(line: str) -> Any:
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError:
+        return None  # a line torn by a killed writer: that run is read from its file
+
+
+def _started(row: tuple[Any, ...]) -> str:
+    return str(row[5])
 
 
 def _cap_text(text: str) -> str:

@@ -1,0 +1,103 @@
+"""The run store off the hot path (issue 11): small checkpoints, a summary index that lists
+without parsing records, and the index never the only copy of anything."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from engine_scripts import Script, outcome
+
+from zlens_jupyter.engine import AgentRun, Route, RunRequest, RunStatus
+from zlens_jupyter.store import MAX_ROWS, RunStore
+
+GEN = Route.GENERATED_ANSWER
+MANY_ROWS = {"columns": ["n"], "rows": [[i] for i in range(MAX_ROWS + 50)]}
+
+
+def test_checkpoint_keeps_no_result_rows_and_final_record_keeps_them(tmp_path):
+    store = RunStore(tmp_path)
+    run = AgentRun(id="run_big", question="q", result=dict(MANY_ROWS))
+    store.checkpoint(run)
+    path = store.dir / "run_big.json"
+    live = json.loads(path.read_text())
+    assert live["result"]["rows"] == [] and live["result"]["rows_cut"]["cut_rows"] == MAX_ROWS + 50
+    assert "checkpoint" in live
+    run.status = RunStatus.COMPLETED
+    store.save(run)
+    final = json.loads(path.read_text())
+    assert len(final["result"]["rows"]) == MAX_ROWS and "checkpoint" not in final
+    whole = json.dumps(MANY_ROWS["rows"], ensure_ascii=True, default=str)
+    assert (
+        final["result"]["rows_cut"]["sha256_all_rows"] == hashlib.sha256(whole.encode()).hexdigest()
+    )
+
+
+def test_later_checkpoints_of_one_run_are_throttled(tmp_path):
+    store = RunStore(tmp_path)
+    run = AgentRun(id="run_t", question="first")
+    store.checkpoint(run)
+    run.question = "second"
+    store.checkpoint(run)  # within CHECKPOINT_EVERY_S: skipped, the final write follows
+    assert json.loads((store.dir / "run_t.json").read_text())["question"] == "first"
+
+
+def test_listing_reads_the_index_not_the_records(make_engine, tmp_path):
+    store = RunStore(tmp_path)
+    engine = make_engine({GEN: Script([outcome(), outcome()])}, sink=store)
+    ids = [engine.run(RunRequest(question=f"q{i}?", run_id=f"run_{i}")).id for i in range(2)]
+    assert store.index_path.exists()
+    # Records that say something else prove the listing came from the index.
+    for run_id in ids:
+        (store.dir / f"{run_id}.json").write_text(json.dumps({"id": run_id, "question": "edited"}))
+    listed = RunStore(tmp_path).list()
+    assert sorted(s.id for s in listed) == ids
+    assert {s.question for s in listed} == {"q0?", "q1?"}
+    assert {s.status for s in listed} == {"completed"}
+
+
+def test_a_lost_or_torn_index_loses_nothing(make_engine, tmp_path):
+    store = RunStore(tmp_path)
+    engine = make_engine({GEN: Script([outcome(), outcome()])}, sink=store)
+    engine.run(RunRequest(question="a?", run_id="run_a"))
+    engine.run(RunRequest(question="b?", run_id="run_b"))
+    with open(store.index_path, "ab") as fh:
+        fh.write(b'["run_torn", "half a li')  # a writer killed mid-line
+    assert sorted(s.id for s in RunStore(tmp_path).list()) == ["run_a", "run_b"]
+    store.index_path.unlink()
+    assert sorted(s.id for s in RunStore(tmp_path).list()) == ["run_a", "run_b"]
+    # The listing re-indexed what it had to parse.
+    assert {json.loads(line)[0] for line in store.index_path.read_text().splitlines()} == {
+        "run_a",
+        "run_b",
+    }
+
+
+def test_a_killed_run_never_in_the_index_is_listed_interrupted(tmp_path):
+    store = RunStore(tmp_path)
+    store.save(AgentRun(id="run_done", question="done", status=RunStatus.COMPLETED))
+    live = AgentRun(id="run_dead", question="dead")
+    store.checkpoint(live)
+    data = json.loads((store.dir / "run_dead.json").read_text())
+    data["checkpoint"]["pid"] = _a_dead_pid()
+    (store.dir / "run_dead.json").write_text(json.dumps(data))
+    statuses = {s.id: s.status for s in RunStore(tmp_path).list()}
+    assert statuses == {"run_done": "completed", "run_dead": "interrupted"}
+
+
+def _a_dead_pid() -> int:
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+    return pid
+
+
+def test_listing_with_a_limit_returns_the_newest(tmp_path):
+    store = RunStore(tmp_path)
+    for i in range(5):
+        store.save(AgentRun(id=f"run_{i}", question=str(i), started_at=f"2026-01-0{i + 1}"))
+    assert [s.id for s in store.list(limit=2)] == ["run_4", "run_3"]
+    assert isinstance(store.list(limit=2)[0].path, Path)
