@@ -13,6 +13,7 @@ from .phrasing import (
     GRAIN_WORDS,
     GROUP_MARKERS,
     SUPERLATIVES,
+    describes_rows,
     find_aggregates,
     find_comparisons,
     find_time_range,
@@ -73,8 +74,8 @@ def read_frame(question: str) -> QuestionFrame:
     frame.aggregates = [agg for _, _, agg in find_aggregates(tokens, taken)]
     frame.excludes = any(t in EXCLUSIONS for t in tokens)
     frame.whole = any(match_at(tokens, i, p) for i in range(len(tokens)) for p in _WHOLE)
-    for token in tokens:
-        if token in GRAIN_WORDS:
+    for i, token in enumerate(tokens):
+        if token in GRAIN_WORDS and not describes_rows(tokens, i):
             frame.time_grain = GRAIN_WORDS[token]
     for i in range(len(tokens)):
         for phrase in GROUP_MARKERS:

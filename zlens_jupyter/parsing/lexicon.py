@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..semantic import SemanticModel
+from ..vocabulary import synonyms
 from ..warehouse import Catalog
 from .words import identifier_words, question_tokens, split_unit, stem, stems
 
@@ -62,19 +63,25 @@ class Target:
 @dataclass
 class Lexicon:
     phrases: dict[tuple[str, ...], list[Target]] = field(default_factory=dict)
+    # Phrases reached only through the vocabulary's synonyms: used when no name matches, so
+    # "gender" is the `gender` column where there is one, and `sex` only where there is not.
+    synonym_phrases: dict[tuple[str, ...], list[Target]] = field(default_factory=dict)
     longest: int = 1
 
-    def add(self, words: tuple[str, ...] | list[str], target: Target) -> None:
+    def add(
+        self, words: tuple[str, ...] | list[str], target: Target, *, synonym: bool = False
+    ) -> None:
         key = stems(tuple(words))
         if not key:
             return
-        bucket = self.phrases.setdefault(key, [])
+        bucket = (self.synonym_phrases if synonym else self.phrases).setdefault(key, [])
         if target not in bucket:
             bucket.append(target)
         self.longest = max(self.longest, len(key))
 
     def lookup(self, words: list[str]) -> list[Target]:
-        return self.phrases.get(stems(tuple(words)), [])
+        key = stems(tuple(words))
+        return self.phrases.get(key) or self.synonym_phrases.get(key, [])
 
 
 def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
@@ -90,6 +97,12 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
             lex.add(words, target)
             if base != words:
                 lex.add(base, target)  # "weight" names weight_kg; the unit is shown apart
+            letters = tuple(w for w in words if len(w) > 1)
+            if letters and letters != words:
+                lex.add(letters, target)  # "Solar.R" is what people call "solar"
+            for i, word in enumerate(words):
+                for other in synonyms().get(word, ()):
+                    lex.add((*words[:i], *other.split(), *words[i + 1 :]), target, synonym=True)
             # "airline name", "plane model": the table's name qualifies its column.
             lex.add(singular + words, target)
             if words[: len(singular)] == singular and len(words) > len(singular):

@@ -188,7 +188,7 @@ def find_group_markers(tokens: list[str], taken: set[int]) -> list[int]:
 def find_time_grain(tokens: list[str], taken: set[int], group_starts: list[int]) -> str | None:
     """ "monthly", "by month", "per quarter", "over time" (month), "trend" (month)."""
     for i, tok in enumerate(tokens):
-        if tok in GRAIN_WORDS and i not in taken:
+        if tok in GRAIN_WORDS and i not in taken and not describes_rows(tokens, i):
             taken.add(i)
             return GRAIN_WORDS[tok]
     for start in group_starts:
@@ -200,6 +200,17 @@ def find_time_grain(tokens: list[str], taken: set[int], group_starts: list[int])
             taken.update({i, i + 1})
             return "month"
     return None
+
+
+ROW_WORDS = frozenset(
+    {"record", "records", "row", "rows", "entry", "entries", "observation", "observations"}
+    | {"reading", "readings", "measurement", "measurements"}
+)
+
+
+def describes_rows(tokens: list[str], i: int) -> bool:
+    """ "monthly records": the grain word says what a row is, it does not ask to group."""
+    return i + 1 < len(tokens) and tokens[i + 1] in ROW_WORDS
 
 
 def find_time_range(

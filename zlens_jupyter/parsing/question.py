@@ -168,7 +168,15 @@ def _parse(
     aggs = find_aggregates(tokens, p.taken)
     group_starts = find_group_markers(tokens, p.taken)
     spec.time_grain = find_time_grain(tokens, p.taken, group_starts)
-    superlative, _ = find_superlative(tokens, p.taken)
+    superlative, superlative_at = find_superlative(tokens, p.taken)
+    kinds = {agg for _, _, agg in aggs}
+    if "avg" in kinds and kinds & {"count", "count_distinct"}:
+        # "on average, how many bakers appeared per episode": an average of counts.
+        return _clarify(
+            "An average of a count (per episode, per year …) is not something I can compute "
+            "yet; ask for the count by that grouping instead.",
+            [],
+        )
     spans = find_spans(tokens, lexicon, p.taken)
     for span in spans:
         p.taken.update(range(span.start, span.end))
@@ -216,6 +224,7 @@ def _parse(
             aggs,
             superlative,
             bool(group_spans) or limit is not None,
+            superlative_at=superlative_at if tokens[:1] != ["which"] else None,
             counted_instead=[t.table for s in compared for t in s.targets if t.kind == "column"],
         )
         if isinstance(measures, ParseResult):
@@ -362,6 +371,7 @@ def _measures(
     superlative: bool | None,
     grouped: bool,
     counted_instead: list[str] | None = None,
+    superlative_at: int | None = None,
 ) -> list[Measure] | ParseResult:
     """The measures the spans name. `counted_instead`: tables of compared columns, counted
     when "how many" names nothing else ("how many products cost more than 500", where
@@ -392,11 +402,15 @@ def _measures(
         table = next((t for t in span.targets if t.kind == "table"), None)
         column = _pick(span, None, numeric=agg in ("sum", "avg", "median", "min", "max"))
         numeric = _pick(span, None, numeric=True)
+        # "lowest salary by sex": a superlative right before a column is its min/max,
+        # grouped or not ("which sex has the lowest salary" is a ranking instead).
+        adjacent = superlative_at is not None and superlative_at == span.start - 1
         if (
             agg is None
             and superlative is not None
-            and not grouped
+            and (not grouped or adjacent)
             and numeric is not None
+            and is_numeric(numeric.type)
             and not is_key(numeric.column or "")
         ):
             # "the lowest salary" on a table named Salaries: the column, not a row count.
