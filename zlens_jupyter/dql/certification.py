@@ -16,6 +16,7 @@ block under review, and says which command would certify it.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import re
 from collections.abc import Mapping
@@ -241,6 +242,10 @@ def refresh_certification(
     return lowered
 
 
+# Memoized: a certified answer hashes the same block SQL on every ask (the drift check) and
+# again in the renderer; sqlglot's parse + regenerate costs milliseconds each time. Pure in
+# `sql`, so a stale entry is impossible; bounded, so memory is too.
+@functools.lru_cache(maxsize=1024)
 def normalized_sql(sql: str) -> str:
     """SQL regenerated canonically: comments, whitespace and keyword/identifier case removed.
 

@@ -191,6 +191,18 @@ def scan_tables(
     counts = _count_table_rows(
         connection, [n for n, r in grouped.items() if r[0].kind == "table" and may_read(n)]
     )
+    # Small base tables are profiled many per statement (at 1,000 tables, two statements per
+    # table was most of connect time); views and sampled big tables keep their own.
+    batched = _batched_text_values(
+        connection,
+        {
+            name: [r.column for r in rows if is_text_type(r.type)]
+            for name, rows in grouped.items()
+            if rows[0].kind == "table"
+            and may_read(name)
+            and 0 <= counts.get(name, -1) <= PROFILE_SAMPLE_ROWS
+        },
+    )
     for name, rows in grouped.items():
         kind = rows[0].kind
         timeout = VIEW_TIMEOUT_S if kind == "view" else TABLE_TIMEOUT_S
@@ -200,7 +212,9 @@ def scan_tables(
             counted = counts.get(name)
             row_count = _count_rows(connection, name, timeout) if counted is None else counted
             text_columns = [r.column for r in rows if is_text_type(r.type)]
-            values = _distinct_text_values(connection, name, text_columns, row_count, timeout)
+            values = batched.get(name)
+            if values is None:
+                values = _distinct_text_values(connection, name, text_columns, row_count, timeout)
         columns = []
         for r in rows:
             distinct = values.get(r.column, ())
@@ -228,6 +242,68 @@ def _count_table_rows(
         rows = fetch_best_effort(connection, sql, timeout_s=TABLE_TIMEOUT_S) or []
         counts.update((names[i], int(n)) for i, n in rows)
     return counts
+
+
+def _batched_text_values(
+    connection: duckdb.DuckDBPyConnection, columns_of: dict[str, list[str]], chunk: int = 100
+) -> dict[str, dict[str, tuple[str, ...]]]:
+    """`_distinct_text_values` for many small tables in few statements: one pass of
+    cardinality estimates over a chunk of tables, one pass of value lists over the columns
+    that qualify. A chunk that fails is left out, and its tables are profiled one by one."""
+    found: dict[str, dict[str, tuple[str, ...]]] = {}
+    names = [n for n, cols in columns_of.items() if cols]
+    found.update((n, {}) for n, cols in columns_of.items() if not cols)
+    for start in range(0, len(names), chunk):
+        part = names[start : start + chunk]
+        estimates = fetch_best_effort(
+            connection,
+            " UNION ALL ".join(
+                f"SELECT {i} AS i, [{', '.join(_approx(c) for c in columns_of[n])}] AS n "
+                f"FROM {quote_identifier(n)}"
+                for i, n in enumerate(part)
+            ),
+            timeout_s=TABLE_TIMEOUT_S,
+        )
+        if estimates is None:
+            continue
+        keep: dict[str, list[str]] = {n: [] for n in part}
+        for i, counts in estimates:
+            keep[part[i]] = [
+                c
+                for c, n in zip(columns_of[part[i]], counts or (), strict=True)
+                if n is not None and 0 < n <= PROBE_CARDINALITY_LIMIT * 1.1
+            ]
+        wanted = [n for n in part if keep[n]]
+        found.update((n, {}) for n in part if not keep[n])
+        if not wanted:
+            continue
+        lists = fetch_best_effort(
+            connection,
+            " UNION ALL ".join(
+                f"SELECT {i} AS i, [{', '.join(_distinct(c) for c in keep[n])}] AS v "
+                f"FROM {quote_identifier(n)}"
+                for i, n in enumerate(wanted)
+            ),
+            timeout_s=TABLE_TIMEOUT_S,
+        )
+        if lists is None:
+            continue
+        for i, per_column in lists:
+            values: dict[str, tuple[str, ...]] = {}
+            for column, distinct in zip(keep[wanted[i]], per_column or (), strict=True):
+                kept = sorted(v for v in distinct or () if v is not None)
+                if 0 < len(kept) <= PROBE_CARDINALITY_LIMIT:
+                    values[column] = tuple(kept)
+            found[wanted[i]] = values
+    return found
+
+
+def _approx(column: str) -> str:
+    return f"approx_count_distinct({quote_identifier(column)})::BIGINT"
+
+
+def _distinct(column: str) -> str:
+    return f"list(DISTINCT {quote_identifier(column)}::VARCHAR)"
 
 
 def _count_rows(connection: duckdb.DuckDBPyConnection, table: str, timeout: float) -> int:

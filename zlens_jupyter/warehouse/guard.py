@@ -543,19 +543,29 @@ def _cte_scopes(node: dict[str, Any], scope: frozenset[str]) -> list[tuple[Any, 
 
 def serialized_tree(statement: str) -> dict[str, Any]:
     """DuckDB's own parse tree of one SELECT statement, or a violation saying why not."""
-    with _parser_lock:
-        row = (
-            _parser_connection()
-            .execute("SELECT json_serialize_sql(?::VARCHAR)", [statement])
-            .fetchone()
-        )
-    tree = json.loads(row[0]) if row else {"error": True, "error_message": "no result"}
+    text = _serialized_text(statement)
+    tree = json.loads(text) if text else {"error": True, "error_message": "no result"}
     if tree.get("error"):
         message = str(tree.get("error_message", ""))
         if "Only SELECT" in message:
             raise SQLGuardViolation("select-only", "only SELECT/WITH queries are allowed")
         raise SQLGuardViolation("select-only", f"DuckDB could not verify the query ({message})")
     return dict(tree)
+
+
+# The parse of one text never changes (a private parser connection, default settings), and a
+# certified answer guards the same block SQL on every ask, twice (the statement, then the
+# views it names): a DuckDB round trip of milliseconds each. The text is cached, not the tree,
+# so every caller still walks a fresh tree of its own.
+@functools.lru_cache(maxsize=256)
+def _serialized_text(statement: str) -> str | None:
+    with _parser_lock:
+        row = (
+            _parser_connection()
+            .execute("SELECT json_serialize_sql(?::VARCHAR)", [statement])
+            .fetchone()
+        )
+    return str(row[0]) if row else None
 
 
 def _check_duckdb_node(

@@ -11,6 +11,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -28,6 +29,7 @@ from zlens_jupyter.warehouse.catalog import (
     read_shape,
     scan_tables,
 )
+from zlens_jupyter.warehouse.catalog_cache import Profile, load_profile, save_profile, signature
 from zlens_jupyter.warehouse.connection import harden, open_database
 from zlens_jupyter.warehouse.guard import builtins, guard_read_only, normalize_source
 from zlens_jupyter.warehouse.joins import infer_join_keys
@@ -73,8 +75,12 @@ class Warehouse:
         owned: bool = False,
         private: bool = False,
         reopen: Callable[[], duckdb.DuckDBPyConnection] | None = None,
+        database: str | os.PathLike[str] | None = None,
     ) -> None:
         self.connection = connection
+        # The file we opened, whose profile is cached on disk across processes (None for
+        # ":memory:" and for a connection the user passed in: nothing to key it by).
+        self._database = Path(database) if database is not None else None
         self._owned = owned
         # A private instance (we opened it, no one shares it) is locked down before the first
         # query (`_harden`); anyone else's connection keeps its settings, and the read-only
@@ -110,7 +116,10 @@ class Warehouse:
         reopen: Callable[[], duckdb.DuckDBPyConnection] | None = None
         if private and not isinstance(target, duckdb.DuckDBPyConnection):
             reopen = _reopener(target, read_only)
-        return cls(connection, owned=owned, private=private, reopen=reopen)
+        database = None
+        if owned and not isinstance(target, duckdb.DuckDBPyConnection):
+            database = None if os.fspath(target) == ":memory:" else target
+        return cls(connection, owned=owned, private=private, reopen=reopen, database=database)
 
     @property
     def is_private(self) -> bool:
@@ -208,20 +217,36 @@ class Warehouse:
         # A macro shadowing a built-in (`count`, `list`) would run inside the scan's own SQL:
         # then nothing is sampled at all.
         shadowed = bool(views.functions & builtins().known)
-        tables, probe_values = scan_tables(
-            self.connection,
-            shape,
-            may_read=lambda name: (
-                not shadowed and views.refusal(name, self._allowed_sources) is None
-            ),
+        key = (
+            signature(self._database, shape.check_key, tuple(self._allowed_sources))
+            if self._database is not None
+            else None
         )
+        profile = load_profile(key) if key else None
+        if profile is None:
+            tables, probe_values = scan_tables(
+                self.connection,
+                shape,
+                may_read=lambda name: (
+                    not shadowed and views.refusal(name, self._allowed_sources) is None
+                ),
+            )
+            profile = Profile(tables, probe_values, read_key_constraints(self.connection))
+            fresh = True
+        else:
+            fresh = False
         snapshot = _Snapshot(
             check_key=shape.check_key,
-            catalog=Catalog(tables, (), shape.fingerprint),
-            values=ValueIndex(probe_values),
-            constraints=read_key_constraints(self.connection),
+            catalog=Catalog(profile.tables, (), shape.fingerprint),
+            values=ValueIndex(profile.probe_values),
+            constraints=profile.constraints,
+            uniqueness=dict(profile.uniqueness),
         )
-        return self._with_join_keys(snapshot)
+        snapshot = self._with_join_keys(snapshot)
+        if key and fresh:  # with the uniqueness checks join inference just paid for
+            profile.uniqueness = dict(snapshot.uniqueness)
+            save_profile(key, profile)
+        return snapshot
 
     def _with_join_keys(self, snapshot: _Snapshot) -> _Snapshot:
         tables = snapshot.catalog.tables

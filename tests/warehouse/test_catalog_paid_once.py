@@ -1,0 +1,86 @@
+"""The catalog is paid once (issue 11): a database file's profile is kept on disk and reused
+by the next connection (another process, another session), and profiled afresh when the
+file changes; small tables are profiled many per statement with the same result."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from zlens_jupyter.warehouse import Warehouse
+from zlens_jupyter.warehouse.catalog import _distinct_text_values, read_check_key, read_shape
+from zlens_jupyter.warehouse.catalog_cache import cache_folder
+
+
+@pytest.fixture
+def shop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("ZLENS_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "shop.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("CREATE TABLE stores (id INTEGER PRIMARY KEY, city VARCHAR, name VARCHAR)")
+    con.execute("INSERT INTO stores VALUES (1, 'Lyon', 'A'), (2, 'Paris', 'B'), (3, 'Lyon', 'C')")
+    con.execute("CREATE TABLE sales (store_id INTEGER, amount DOUBLE, channel VARCHAR)")
+    con.execute("INSERT INTO sales VALUES (1, 10, 'web'), (2, 5, 'shop'), (3, 7, 'web')")
+    con.execute("CREATE TABLE empty_one (label VARCHAR)")
+    con.close()
+    return path
+
+
+def _entries() -> list[Path]:
+    return sorted(cache_folder().glob("*.json"))
+
+
+def test_the_next_connection_reuses_the_profile(shop: Path) -> None:
+    with Warehouse.connect(shop) as first:
+        before = first.catalog()
+    [entry] = _entries()
+    # Mark the entry: a second connection that shows the mark read it instead of profiling.
+    data = json.loads(entry.read_text())
+    for table in data["tables"]:
+        if table[0] == "sales":
+            table[3] = 4242
+    entry.write_text(json.dumps(data))
+    with Warehouse.connect(shop) as second:
+        again = second.catalog()
+        assert second.probe_values("sales in Lyon")[0].value == "Lyon"
+    assert again.tables["sales"].row_count == 4242
+    assert again.tables["stores"] == before.tables["stores"]
+    assert [k.left_table for k in again.join_keys] == [k.left_table for k in before.join_keys]
+
+
+def test_a_changed_file_is_profiled_again(shop: Path) -> None:
+    with Warehouse.connect(shop) as first:
+        assert first.catalog().tables["sales"].row_count == 3
+    con = duckdb.connect(str(shop))
+    con.execute("INSERT INTO sales VALUES (1, 1, 'phone')")
+    con.close()
+    with Warehouse.connect(shop) as second:
+        assert second.catalog().tables["sales"].row_count == 4
+        assert second.probe_values("sales by phone")[0].value == "phone"
+    assert len(_entries()) == 2
+
+
+def test_an_unreadable_entry_means_profiling_again(shop: Path) -> None:
+    with Warehouse.connect(shop) as first:
+        first.catalog()
+    [entry] = _entries()
+    entry.write_text("{not json")
+    with Warehouse.connect(shop) as second:
+        assert second.catalog().tables["sales"].row_count == 3
+
+
+def test_batched_profiling_finds_what_one_table_at_a_time_finds(shop: Path) -> None:
+    from zlens_jupyter.warehouse.catalog import scan_tables
+
+    con = duckdb.connect(str(shop), read_only=True)
+    shape = read_shape(con, read_check_key(con))
+    tables, _ = scan_tables(con, shape)
+    for name, table in tables.items():
+        text = [c.name for c in table.columns if c.type == "VARCHAR"]
+        one_by_one = _distinct_text_values(con, name, text, table.row_count, 5.0)
+        batched = {c.name: c.distinct_values for c in table.columns if c.distinct_values}
+        assert batched == one_by_one, name
+    con.close()
