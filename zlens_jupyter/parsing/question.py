@@ -457,6 +457,17 @@ def _measures(
             )
     if len(implicit) < len(measures):
         measures = [m for i, m in enumerate(measures) if i not in implicit]
+    counted = [m.table for m in measures if m.agg == "count" and m.target is None]
+    observed = _observation_label(p.catalog, counted[0]) if counted else None
+    if observed is not None:
+        # "how many storms" over a table of 6-hourly storm observations: its rows are
+        # sightings, not storms. Which count is meant is the person's call.
+        table = counted[0]
+        return _clarify(
+            f"Each row of {table} is one observation over time, so counting {table} could "
+            f"mean its rows or its distinct {observed}s: which?",
+            [f"number of rows of {table}", f"distinct {table}.{observed}"],
+        )
     if not measures:
         counted = next((a for a in aggs if a[2] == "count"), None)
         tables = [t.table for s in spans for t in s.targets if t.kind == "table"]
@@ -482,6 +493,24 @@ def _same_aggregate(asked: str, metric_type: str) -> bool:
             asked == "sum" and metric_type in counts  # "total customers"
         )
     )
+
+
+_LABELS = ("name", "title", "label")
+_FINE_TIME = ("day", "hour", "minute", "date", "time", "timestamp", "datetime")
+
+
+def _observation_label(catalog: Catalog, table: str) -> str | None:
+    """The label column of a table that records named things over time (a name column and
+    day- or hour-level time), whose rows are observations rather than the things."""
+    info = catalog.table(table)
+    if info is None:
+        return None
+    names = {c.name.lower(): c for c in info.columns}
+    label = next((n for n in _LABELS if n in names and not is_numeric(names[n].type)), None)
+    timed = any(n in _FINE_TIME for n in names) or any(
+        is_temporal(c.type) and c.type.upper() != "DATE" for c in info.columns
+    )
+    return label if label is not None and timed else None
 
 
 def _grouping(p: _Parse, span: Span, fact_table: str) -> GroupBy | None:
