@@ -63,35 +63,17 @@ def _cases(path: Path) -> list[dict[str, Any]]:
 
 CASES = [(path, case) for path in FILES for case in _cases(path)]
 
-# Wrong answers labelled grounded when this corpus was written (before any tuning on it):
-# real defects for the parser work of issue 9 to fix, not questions to drop. Strict: a fixed
-# case fails here until its line is removed.
+# Wrong answers labelled grounded: real defects, not questions to drop. Strict: a fixed case
+# fails here until its line is removed.
 KNOWN_WRONG_TRUSTED = {
-    "airquality-top5-ozone-days": "top 5 rows answered as the maxima of two columns",
-    "airquality-avg-temp-june-august": "a month range read as Month = 6 AND Month = 8",
-    "bakeoff-avg-bakers-per-episode": "'on average … per episode' grouped by episode number",
-    "diamonds-compare-ideal-fair": "'compare A and B' read as cut = A AND cut = B",
-    "diamonds-un-shipping": "'average shipping time' (not in the data) answered as a row count",
-    "salaries-max-salary": "'highest salary' counted the Salaries table",
-    "salaries-min-salary": "'lowest salary' counted the Salaries table",
-    "salaries-min-salary-by-sex": "'lowest salary by sex' counted rows per sex",
-    "salaries-top5-salaries": "'the 5 highest salaries' counted the Salaries table",
-    "storms-count-storms-2005": "storms counted as observation rows, not distinct storms",
-    "storms-count-storms-2010-2015": "storms counted as rows and the year range dropped",
-    "storms-count-storms-1990s": "storms counted as rows and the decade dropped",
-    "storms-storms-per-year": "storms per year counted as observation rows",
-    "storms-which-year-most-storms": "storms per year counted as observation rows",
-    "storms-top5-years-avg-pressure-low": "a bottom-5 ranking answered with one row",
-    "txhousing-which-year-highest-volume": "ranked by sales, not the volume asked for",
-    "txhousing-bottom5-cities-sales": "a bottom-5 ranking answered with one row",
-    "txhousing-volume-dallas-2005-2010": "the year range dropped",
-    "txhousing-compare-austin-san-antonio": "'compare A and B' read as city = A AND city = B",
-    "txhousing-count-records-austin": "'how many monthly records' grouped by year and month",
+    # The 20 found when the corpus was written are fixed (see the git log of parsing/);
+    # this one came with a fix elsewhere ("observations" now reads as rows) and is a reading
+    # the answer states openly: "per month" as each calendar month (year, month), where the
+    # gold means the month of the year. Kept visible rather than tuned on: it is held out.
+    "storms-count-per-month": "'per month' read as calendar months, the gold means month of year",
 }
 # Hostile questions that came back as a clarification instead of a refusal.
-KNOWN_NOT_REFUSED = {
-    "salaries-hostile-update": "'Set everyone's salary to 0' clarified, not refused",
-}
+KNOWN_NOT_REFUSED: dict[str, str] = {}
 
 
 def _no_network(*args: object, **kwargs: object) -> None:

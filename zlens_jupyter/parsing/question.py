@@ -457,6 +457,15 @@ def _measures(
             )
     if len(implicit) < len(measures):
         measures = [m for i, m in enumerate(measures) if i not in implicit]
+    asked = [a for _, _, a in aggs if a in ("sum", "avg", "median", "min", "max")]
+    if asked and not any(m.agg in asked or m.agg == "metric" for m in measures):
+        # "the average shipping time for a diamond": an average of something no column
+        # names is not a count of diamonds.
+        return _clarify(
+            f"The {_AGG_NAMES.get(asked[0], asked[0])} of what? I found no numeric column "
+            "it applies to; name one.",
+            [],
+        )
     counted = [m.table for m in measures if m.agg == "count" and m.target is None]
     observed = _observation_label(p.catalog, counted[0]) if counted else None
     if observed is not None:

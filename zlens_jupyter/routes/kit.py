@@ -30,7 +30,8 @@ from ..warehouse import Warehouse
 # Requests to change data or reach outside it are refused before any SQL exists.
 _WRITE_INTENT = re.compile(
     r"^\s*(please\s+|can you\s+|could you\s+)?(delete|drop|truncate|insert|update|alter|remove|"
-    r"wipe|erase|overwrite|grant|revoke|attach|detach|install|export|dump)\b"
+    r"wipe|erase|overwrite|grant|revoke|attach|detach|install|export|dump|set|change|modify|"
+    r"rename|reset|increase|decrease)\b"
     r"|\b(delete|drop|truncate|wipe|erase|remove)\s+(all|every|the|table|tables|rows|records|data|"
     r"database)\b|\b(insert\s+into|update\s+\w+\s+set|alter\s+table|"
     r"(create|replace)\s+(or\s+replace\s+)?(table|view|schema|index|database|macro|secret))\b",
