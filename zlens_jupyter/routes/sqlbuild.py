@@ -162,7 +162,10 @@ def _grain_exprs(
         "week": ["year", "month"],
         "day": ["year", "month", "day"],
     }[grain]
-    missing = [p for p in parts if p not in _parts_of(table, catalog)]
+    have = _parts_of(table, catalog)
+    if "year" not in have and grain in ("month", "day") and "month" in have:
+        parts = parts[1:]  # months of no particular year: a table with no year column
+    missing = [p for p in parts if p not in have]
     if missing:
         raise Unbuildable(f"{table} has no {missing[0]} column to group by {grain}.")
     exprs: list[tuple[str, exp.Expr]] = [(p, exp.column(p, table=table)) for p in parts]
