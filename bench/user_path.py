@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import statistics
@@ -213,6 +214,8 @@ def main() -> None:
     parser.add_argument("--queries", default="Q1,Q5")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    # The profile cache of the bench's databases stays beside them, not in the user's cache.
+    os.environ.setdefault("ZLENS_CACHE_DIR", "/tmp/zlens-bench/cache")
     rows = measure(args.sf, args.rounds, args.queries.split(","))
     for row in rows:
         if args.json:
