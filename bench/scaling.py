@@ -199,8 +199,9 @@ print(con.execute(sys.argv[1]).fetchall())
 def bench_cli(rounds: int = 5) -> list[dict]:
     question = "What is revenue by segment?"
     work = Path(tempfile.mkdtemp(prefix="zlens-cli-"))
+    os.environ.setdefault("ZLENS_CACHE_DIR", str(work / "cache"))  # the sample is built there
     out = subprocess.run(
-        [ZLENS, "ask", question, "--db", "sample", "--project", str(work), "--json"],
+        [ZLENS, "ask", question, "--db", "sample", "--json"],
         capture_output=True,
         text=True,
         check=True,
