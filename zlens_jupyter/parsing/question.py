@@ -466,16 +466,16 @@ def _measures(
             "it applies to; name one.",
             [],
         )
-    counted = [m.table for m in measures if m.agg == "count" and m.target is None]
-    observed = _observation_label(p.catalog, counted[0]) if counted else None
+    rows_counted = [m.table for m in measures if m.agg == "count" and m.target is None]
+    observed = _observation_label(p.catalog, rows_counted[0]) if rows_counted else None
     if observed is not None:
         # "how many storms" over a table of 6-hourly storm observations: its rows are
         # sightings, not storms. Which count is meant is the person's call.
-        table = counted[0]
+        name = rows_counted[0]
         return _clarify(
-            f"Each row of {table} is one observation over time, so counting {table} could "
+            f"Each row of {name} is one observation over time, so counting {name} could "
             f"mean its rows or its distinct {observed}s: which?",
-            [f"number of rows of {table}", f"distinct {table}.{observed}"],
+            [f"number of rows of {name}", f"distinct {name}.{observed}"],
         )
     if not measures:
         counted = next((a for a in aggs if a[2] == "count"), None)

@@ -10,6 +10,7 @@ import re
 from functools import cache
 
 from ..vocabulary import abbreviations, units
+from ..wordforms import stem
 
 # Words that carry no meaning for grounding a question in data.
 STOPWORDS = frozenset(
@@ -181,58 +182,6 @@ NUMBER_WORDS = {
 
 _TOKEN = re.compile(r"\d{3}0s\b|\d+(?:[.,]\d+)*%?|[A-Za-z][A-Za-z0-9']*")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-
-
-@cache
-def stem(word: str) -> str:
-    """A word's dictionary form, so inflections meet: plurals, past tenses, comparatives.
-
-    The lemma comes from lemminflect's English tables (shipped in the package, no download),
-    a noun reading first ("sales" -> "sale", "companies" -> "company", "women" -> "woman"),
-    then a verb ("departed" -> "depart", "grew" -> "grow"), then an adjective ("longest" ->
-    "long"). Unknown words ("tailnum", "dep") fall back to light suffix rules.
-
-    >>> [stem(w) for w in ["flights", "categories", "delays", "departed", "boxes", "status"]]
-    ['flight', 'category', 'delay', 'depart', 'box', 'status']
-    >>> [stem(w) for w in ["companies", "women", "grew", "salaries", "tailnums"]]
-    ['company', 'woman', 'grow', 'salary', 'tailnum']
-    """
-    w = word.lower()
-    if len(w) <= 3 or not w.isalpha():
-        return w
-    lemmas = _lemmas(w)
-    for pos in ("NOUN", "VERB", "ADJ", "ADV"):
-        found = lemmas.get(pos)
-        if found and found[0] not in _NOT_LEMMAS:
-            return str(found[0])
-    return _suffix_stem(w)
-
-
-# Lemmas that would merge a word people use for data with another ("data" is not "datum").
-_NOT_LEMMAS = frozenset({"datum", "medium", "criterion"})
-
-
-def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
-    from lemminflect import getAllLemmas  # 0.1 s of tables: loaded on the first question
-
-    return dict(getAllLemmas(word))
-
-
-def _suffix_stem(w: str) -> str:
-    for suffix, repl in (
-        ("ies", "y"),
-        ("sses", "ss"),
-        ("xes", "x"),
-        ("ches", "ch"),
-        ("shes", "sh"),
-    ):
-        if w.endswith(suffix):
-            return w[: -len(suffix)] + repl
-    if w.endswith("ed") and len(w) > 5 and not w.endswith("eed"):
-        return w[:-2]
-    if w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        return w[:-1]
-    return w
 
 
 def question_tokens(text: str) -> list[str]:

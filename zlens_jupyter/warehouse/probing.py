@@ -16,6 +16,7 @@ from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 from zlens_jupyter.warehouse.catalog import ColumnValues
 from zlens_jupyter.warehouse.models import Catalog, ValueMatch
+from zlens_jupyter.wordforms import stem, value_forms
 
 MAX_PHRASE_WORDS = 6
 
@@ -127,13 +128,17 @@ class ValueIndex:
 
     def __init__(self, columns: Iterable[ColumnValues]) -> None:
         self._by_phrase: dict[str, list[tuple[str, str, str]]] = {}
+        # The same values by their words' dictionary forms: "humans" finds "Human".
+        self._by_form: dict[str, list[tuple[str, str, str]]] = {}
         for column in columns:
             for value in column.values:
                 phrase = _normalize(value)
                 if phrase and len(phrase.split()) <= MAX_PHRASE_WORDS:
-                    self._by_phrase.setdefault(phrase, []).append(
-                        (column.table, column.column, value)
-                    )
+                    hit = (column.table, column.column, value)
+                    self._by_phrase.setdefault(phrase, []).append(hit)
+                    form = _form(phrase)
+                    if form != phrase:
+                        self._by_form.setdefault(form, []).append(hit)
 
     def probe(self, question: str, catalog: Catalog) -> list[ValueMatch]:
         """Value matches in question order; within one phrase, by table then column."""
@@ -156,10 +161,22 @@ class ValueIndex:
         return [m for _, m in matches]
 
     def _lookup(self, word: str, size: int) -> list[ValueMatch]:
-        hits = self._by_phrase.get(_normalize(word), [])
+        phrase = _normalize(word)
+        hits = self._by_phrase.get(phrase, [])
+        if not hits and phrase not in _COMMON_WORDS:
+            hits = self._by_form.get(_form(phrase)) or self._by_phrase.get(_form(phrase), [])
+        if not hits and size == 1 and phrase not in _COMMON_WORDS:
+            for form in value_forms(phrase):  # "frosty" nights are `frost`
+                hits = self._by_phrase.get(form) or self._by_form.get(form, [])
+                if hits:
+                    break
         if size == 1:
             hits = [hit for hit in hits if _could_be_value(word, hit[2])]
         return [ValueMatch(word, table, column, value) for table, column, value in hits]
+
+
+def _form(phrase: str) -> str:
+    return " ".join(stem(w) for w in phrase.split())
 
 
 def _could_be_value(word: str, value: str) -> bool:

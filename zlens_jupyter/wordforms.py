@@ -1,0 +1,83 @@
+"""Word forms: the dictionary form of an English word, so inflections meet ("companies" and
+"company", "grew" and "grow"), and the noun behind an adjective a value may be named by
+("frosty" nights are `frost`). Shared by schema linking, value probing and the parser.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+
+@cache
+def stem(word: str) -> str:
+    """A word's dictionary form, so inflections meet: plurals, past tenses, comparatives.
+
+    The lemma comes from lemminflect's English tables (shipped in the package, no download),
+    a noun reading first ("sales" -> "sale", "companies" -> "company", "women" -> "woman"),
+    then a verb ("departed" -> "depart", "grew" -> "grow"), then an adjective ("longest" ->
+    "long"). Unknown words ("tailnum", "dep") fall back to light suffix rules.
+
+    >>> [stem(w) for w in ["flights", "categories", "delays", "departed", "boxes", "status"]]
+    ['flight', 'category', 'delay', 'depart', 'box', 'status']
+    >>> [stem(w) for w in ["companies", "women", "grew", "salaries", "tailnums"]]
+    ['company', 'woman', 'grow', 'salary', 'tailnum']
+    """
+    w = word.lower()
+    if len(w) <= 3 or not w.isalpha():
+        return w
+    lemmas = _lemmas(w)
+    for pos in ("NOUN", "VERB", "ADJ", "ADV"):
+        found = lemmas.get(pos)
+        if found and found[0] not in _NOT_LEMMAS:
+            return str(found[0])
+    return _suffix_stem(w)
+
+
+# Lemmas that would merge a word people use for data with another ("data" is not "datum").
+_NOT_LEMMAS = frozenset({"datum", "medium", "criterion"})
+
+
+def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    from lemminflect import getAllLemmas  # 0.1 s of tables: loaded on the first question
+
+    return dict(getAllLemmas(word))
+
+
+def _suffix_stem(w: str) -> str:
+    for suffix, repl in (
+        ("ies", "y"),
+        ("sses", "ss"),
+        ("xes", "x"),
+        ("ches", "ch"),
+        ("shes", "sh"),
+    ):
+        if w.endswith(suffix):
+            return w[: -len(suffix)] + repl
+    if w.endswith("ed") and len(w) > 5 and not w.endswith("eed"):
+        return w[:-2]
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
+@cache
+def value_forms(word: str) -> tuple[str, ...]:
+    """Other forms a stored value may take for a word of a question, most likely first:
+    its lemma ("Humans" -> human), and for an adjective the noun it comes from ("frosty" ->
+    frost, "rainy" -> rain, "sunny" -> sun, "northern" -> north).
+
+    >>> value_forms("droids"), value_forms("frosty"), value_forms("northern")
+    (('droid',), ('frost',), ('north',))
+    """
+    w = word.lower()
+    forms: list[str] = []
+    base = stem(w)
+    if base != w:
+        forms.append(base)
+    if w.endswith("y") and len(w) > 4:
+        forms.append(w[:-1])
+        if len(w) > 5 and w[-2] == w[-3]:
+            forms.append(w[:-2])  # sunny -> sun
+    if w.endswith("ern") and len(w) > 5:
+        forms.append(w[:-3])  # northern -> north
+    return tuple(dict.fromkeys(f for f in forms if len(f) > 2 and f != w))
