@@ -152,3 +152,40 @@ def find_spans(tokens: list[str], lex: Lexicon, taken: set[int]) -> list[Span]:
         else:
             i += 1
     return spans
+
+
+def find_abbreviated(
+    tokens: list[str], lex: Lexicon, taken: set[int], ignore: frozenset[str]
+) -> list[Span] | tuple[str, list[str]]:
+    """Columns named by a shortened form of a question's word that nothing else explained:
+    a prefix ("unemploy" for "unemployed", "displ" for "displacement") or a consonant
+    skeleton ("hwy" for "highway", "cty" for "city"). One column per word, or (word, the
+    candidate columns) when several fit: then the person picks.
+
+    Only identifier words of three letters or more, sharing the first letter, and never
+    vowels after it for a skeleton, so "age" is not read into "average".
+    """
+    spans: list[Span] = []
+    for i, token in enumerate(tokens):
+        if i in taken or token in ignore or len(token) < 4 or not token.isalpha():
+            continue
+        found: list[Target] = []
+        for key, targets in lex.phrases.items():
+            if len(key) == 1 and _shortens(key[0], token):
+                found += [t for t in targets if t.kind == "column" and t not in found]
+        if len(found) == 1:
+            spans.append(Span(i, i + 1, (found[0],)))
+        elif len(found) > 1:
+            return token, sorted(f"{t.table}.{t.column}" for t in found)
+    return spans
+
+
+def _shortens(short: str, word: str) -> bool:
+    if len(short) < 3 or short == word or short[0] != word[0] or len(short) >= len(word):
+        return False
+    if word.startswith(short):
+        return len(short) >= 4 or len(short) / len(word) >= 0.5
+    if any(c in "aeiou" for c in short[1:]):
+        return False
+    rest = iter(word[1:])
+    return all(c in rest for c in short[1:])

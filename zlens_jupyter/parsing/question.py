@@ -14,7 +14,16 @@ from dataclasses import dataclass
 from ..semantic import SemanticModel
 from ..warehouse import Catalog, ValueMatch
 from .frame import EXCLUSIONS, read_frame
-from .lexicon import Lexicon, Span, Target, find_spans, is_key, is_numeric, is_temporal
+from .lexicon import (
+    Lexicon,
+    Span,
+    Target,
+    find_abbreviated,
+    find_spans,
+    is_key,
+    is_numeric,
+    is_temporal,
+)
 from .phrasing import (
     Comparison,
     find_aggregates,
@@ -180,6 +189,14 @@ def _parse(
     spans = find_spans(tokens, lexicon, p.taken)
     for span in spans:
         p.taken.update(range(span.start, span.end))
+    abbreviated = find_abbreviated(tokens, lexicon, p.taken, GLUE_WORDS)
+    if isinstance(abbreviated, list):
+        for span in abbreviated:
+            p.taken.update(range(span.start, span.end))
+        spans = sorted(spans + abbreviated, key=lambda s: s.start)
+    else:
+        word, names = abbreviated
+        return _clarify(f"'{word}' could be {', '.join(names)}: which one?", names)
 
     # A number nothing explained (a year range, a count) is never dropped: "between 2010
     # and 2015" read without its years would answer for every year.
