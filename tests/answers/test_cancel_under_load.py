@@ -130,6 +130,7 @@ def test_problem_7_ctrl_c_in_the_cli_ends_the_run_cancelled_and_stored(
 ) -> None:
     import subprocess
     import sys
+    from datetime import datetime
 
     from zlens_jupyter.store import RunStore
 
@@ -143,12 +144,13 @@ def test_problem_7_ctrl_c_in_the_cli_ends_the_run_cancelled_and_stored(
         if "tool.called" in line:
             break
     time.sleep(0.5)
-    sent = time.monotonic()
+    sent = time.time()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
-    latency = time.monotonic() - sent
     assert proc.returncode == 1, err
     assert "cancelled" in out
-    assert latency < 2.0, latency  # the process also starts up and shuts down Python
     [stored] = RunStore(tmp_path).list()
     assert stored.status == "cancelled"
+    assert stored.ended_at is not None
+    ended = datetime.fromisoformat(stored.ended_at).timestamp()
+    assert ended - sent < CANCEL_WITHIN_S, ended - sent  # the run ended, not the process
