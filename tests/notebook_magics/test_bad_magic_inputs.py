@@ -96,3 +96,21 @@ def test_problem_7_a_kernel_interrupt_during_a_magic_run_ends_it_cancelled(nb, t
     assert "cancelled" in shown + out.stdout, (out.stdout, out.stderr)
     kinds = [e.type.value for e in run.events]
     assert kinds.count("executor.started") == 1 and "repair.attempted" not in kinds
+
+
+@pytest.mark.parametrize(
+    ("setting", "said"),
+    [
+        ("ZLens.deadline = float('nan')", "ZLens.deadline must be a finite number"),
+        ("ZLens.max_steps = 0", "ZLens.max_steps must be greater than 0"),
+        ("ZLens.budget_usd = -1.0", "ZLens.budget_usd must be greater than 0"),
+    ],
+)
+def test_problem_11_bad_budget_settings_are_refused_like_the_flags(nb, cache, setting, said):
+    nb.run("%zlens connect sample")
+    nb.run(f"%config {setting}")
+    result, out = nb.run("%zlens What is revenue by segment?")
+    assert result is None
+    lines = out.stderr.splitlines()
+    assert len(lines) == 1 and said in lines[0], out.stderr
+    assert not (cache / "sample-project" / ".zlens" / "runs").exists()

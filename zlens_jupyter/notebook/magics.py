@@ -16,6 +16,7 @@ import re
 import shlex
 import sys
 import threading
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,8 @@ from IPython.display import HTML, display
 
 from ..engine import AgentRun, CancelToken
 from ..errors import UserError, ZLensError
-from ..inputs import terminal_safe
+from ..inputs import check_budget, terminal_safe
+from .chart_image import SVG
 from .config import ZLens
 from .options import AskOptions, parse_ask
 from .views import (
@@ -73,6 +75,9 @@ class ZLensMagics(Magics):
             shell.configurables.append(self.settings)
         self.session: Any = None
         self.history: list[AgentRun] = []
+        # Answers returned by this cell's magics: a cell whose last line is not the magic
+        # (`run = %zlens …`, a line after it) still shows them, once, when it ends.
+        self._unshown: list[AgentRun] = []
 
     # -- entry points --------------------------------------------------------------------
 
@@ -133,78 +138,117 @@ class ZLensMagics(Magics):
             max_cost_usd=options.budget_usd,
             deadline_s=options.deadline,
         )
+        check_budget(  # `%config ZLens.deadline = float("nan")` is refused like the flag
+            max_steps=budget.max_steps,
+            deadline_s=budget.deadline_s,
+            max_cost_usd=budget.max_cost_usd,
+            max_tokens=budget.max_tokens,
+            flags={
+                "max_steps": "ZLens.max_steps",
+                "deadline_s": "ZLens.deadline",
+                "max_cost_usd": "ZLens.budget_usd",
+                "max_tokens": "ZLens.max_tokens",
+            },
+        )
         session.budget = budget
         session.engine.budget = budget
-        panel = self._panel(options)
+        panel, panel_handle = self._panel(options, offline=session.model_config is None)
         cancel = CancelToken()
         if panel is not None:
             panel.on_stop(cancel.cancel)
 
         def run() -> AgentRun:
-            result: AgentRun = session.ask(
-                options.question,
-                mode=mode,
-                audience=self.settings.audience,
-                on_event=panel.on_event if panel is not None else None,
-                cancel=cancel,
-            )
+            try:
+                result: AgentRun = session.ask(
+                    options.question,
+                    mode=mode,
+                    audience=self.settings.audience,
+                    on_event=panel.on_event if panel is not None else None,
+                    cancel=cancel,
+                )
+            except BaseException as exc:  # failed before it started: the panel says so
+                if panel is not None:
+                    self._settle_panel(panel, panel_handle, None, exc)
+                raise
             if panel is not None:
                 panel.finish(result)
+                self._settle_panel(panel, panel_handle, result)
             self.history.append(result)
             if result.provenance.get("not_stored"):  # never silent: a visible line
                 print(f"zlens: {result.provenance['not_stored']}", file=sys.stderr)
             return result
 
         if options.background:
-            handles = [
-                display(HTML("<i>ZLens is working…</i>"), display_id=True),
-                display(HTML(""), display_id=True),
-            ]
+            if panel is not None:
+                panel.background = True
+            handle = display(HTML("<i>ZLens is working…</i>"), display_id=True)
 
             def work() -> None:
                 try:
                     finished = run()
                 except ZLensError as exc:
-                    handles[0].update(HTML(f"<b>zlens:</b> {exc}"))
+                    handle.update(HTML(f"<b>zlens:</b> {escape(str(exc))}"))
                     return
-                self._show_answer(finished, handles)
+                self._show_dashboards(finished)
+                data, metadata = answer_display_safe(finished)
+                handle.update(data, metadata=metadata, raw=True)
                 self._store(options, finished)
 
             threading.Thread(target=work, name="zlens-run", daemon=True).start()
             return None
         finished = run()
-        self._show_answer(finished)
+        self._show_dashboards(finished)
         self._store(options, finished)
         if options.insert:
             self._insert(finished)
+        # The returned run IS the answer: `Out[n]` shows its card (AgentRun's rich display).
+        self._unshown.append(finished)
         return finished
 
-    def _panel(self, options: AskOptions) -> Any:
+    def _panel(self, options: AskOptions, *, offline: bool) -> tuple[Any, Any]:
         if options.no_panel or not self.settings.panel:
-            return None
+            return None, None
         from .widget import RunPanel
 
-        panel = RunPanel(options.question, budget=self.settings.budget())
-        display(panel)
-        return panel
+        panel = RunPanel(options.question, budget=self.settings.budget(), offline=offline)
+        return panel, display(panel, display_id=True)
 
-    def _show_answer(self, run: AgentRun, handles: list[Any] | None = None) -> None:
-        from .render import answer_outputs
+    @staticmethod
+    def _settle_panel(
+        panel: Any, handle: Any, run: AgentRun | None, error: BaseException | None = None
+    ) -> None:
+        """The run ended: its live panel becomes the static one-line summary (which needs no
+        widget state to reopen), and the widget is closed: nothing is left to Stop."""
+        from .summary import failed_bundle, summary_bundle
 
+        if run is None:
+            panel.fail()
+            reason = "interrupted" if isinstance(error, KeyboardInterrupt) else str(error)
+            data, metadata = failed_bundle(panel.question, reason)
+        else:
+            data, metadata = summary_bundle(run)
+        if handle is not None:
+            handle.update(_safe(data), metadata=metadata, raw=True)
+        panel.close()
+
+    def show_unshown(self, result: Any = None) -> None:
+        """`post_run_cell`: show the answers this cell returned but did not display."""
+        pending, self._unshown = self._unshown, []
+        shown = getattr(result, "result", None)
+        for run in pending:
+            if run is not shown:
+                data, metadata = answer_display_safe(run)
+                display(data, metadata=metadata, raw=True)
+
+    def _show_dashboards(self, run: AgentRun) -> None:
         for artifact in run.artifacts:  # app_build: the dashboard itself, live, above its card
             if artifact.kind == "app_draft" and isinstance(artifact.content.get("dashboard"), dict):
                 self._show_dashboard(artifact.content["dashboard"])
-        for i, (raw, metadata) in enumerate(answer_outputs(run)):
-            # Text from data and questions is shown, never obeyed: Jupyter renders ANSI
-            # escapes in text output, so control characters read as escapes here too.
-            data = {
-                mime: terminal_safe(value) if isinstance(value, str) else value
-                for mime, value in raw.items()
-            }
-            if handles is not None and i < len(handles):
-                handles[i].update(data, metadata=metadata, raw=True)
-            else:
-                display(data, metadata=metadata, raw=True)
+
+    def _show_answer(self, run: AgentRun) -> None:
+        self._show_dashboards(run)
+        data, metadata = answer_display_safe(run)
+        display(data, metadata=metadata, raw=True)
 
     def _store(self, options: AskOptions, run: AgentRun) -> None:
         if options.output:
@@ -391,6 +435,23 @@ class ZLensMagics(Magics):
         )
 
 
+def _safe(raw: dict[str, Any]) -> dict[str, Any]:
+    """Text from data and questions is shown, never obeyed: Jupyter renders ANSI escapes in
+    text output, so control characters read as escapes here too."""
+    return {
+        mime: terminal_safe(value) if isinstance(value, str) and mime != SVG else value
+        for mime, value in raw.items()
+    }
+
+
+def answer_display_safe(run: AgentRun) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The answer's one output (see `render.answer_display`), control characters escaped."""
+    from .render import answer_display
+
+    data, metadata = answer_display(run)
+    return _safe(data), metadata
+
+
 def as_connection(name: str, value: Any) -> Any:
     """A DuckDB connection as-is; a pandas DataFrame as a table named after its variable."""
     import duckdb
@@ -460,7 +521,12 @@ def keep_question_marks(lines: list[str]) -> list[str]:
 
 
 def load_ipython_extension(ipython: Any) -> None:
-    ipython.register_magics(ZLensMagics(ipython))
+    magics = ZLensMagics(ipython)
+    ipython.register_magics(magics)
+    for callback in list(ipython.events.callbacks.get("post_run_cell", [])):
+        if getattr(callback, "__name__", "") == "show_unshown":  # a reloaded extension
+            ipython.events.unregister("post_run_cell", callback)
+    ipython.events.register("post_run_cell", magics.show_unshown)
     cleanup = getattr(ipython, "input_transformers_cleanup", None)
     if cleanup is not None and keep_question_marks not in cleanup:
         cleanup.append(keep_question_marks)
