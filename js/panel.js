@@ -7,15 +7,20 @@
 // which is what a saved notebook shows when it is reopened.
 import CSS from './panel.css';
 
+// The same words as zlens_jupyter/labels.py (chip, orb, history, CLI, README).
 const ORB_LABEL = {
   idle: 'idle', planning: 'planning', working: 'working', verifying: 'verifying',
-  repairing: 'repairing', done: 'done', needs_review: 'needs review', blocked: 'blocked',
-  cancelled: 'cancelled'
+  repairing: 'repairing', done: 'done', needs_review: 'review required',
+  clarify: 'needs clarification', blocked: 'blocked', cancelled: 'cancelled', failed: 'failed'
 };
+const FINISHED_ORBS = new Set(['done', 'needs_review', 'clarify', 'blocked', 'cancelled', 'failed']);
 const TRUST_LABEL = {
   certified: 'certified', grounded: 'grounded', review_required: 'review required',
-  blocked: 'blocked', not_applicable: 'not applicable'
+  blocked: 'blocked', not_applicable: 'not applicable', cancelled: 'cancelled'
 };
+const CANCELLED_STATUSES = new Set(['cancelled', 'interrupted']);
+/** The chip's key: the trust label, except a run the user stopped reads `cancelled`. */
+export const chipKey = (status, trust) => (CANCELLED_STATUSES.has(status) ? 'cancelled' : trust);
 const PHASES = [['plan', 'Plan'], ['work', 'Work'], ['verify', 'Verify'], ['done', 'Done']];
 const TERMINAL = new Set(['run.completed', 'run.failed', 'run.cancelled']);
 const MAX_LOG = 400; // lines kept in the DOM; older ones are dropped
@@ -28,7 +33,7 @@ function emptyState() {
   return {
     steps: new Map(), current: null, lastSeq: 0, remaining: null, log: [],
     usage: { steps: 0, repairs: 0, escalations: 0, tokens: 0, cost_usd: 0, elapsed_s: 0 },
-    trust: null, trustReason: '', status: null, summary: '', insert: null
+    trust: null, trustReason: '', status: null, summary: '', insert: null, startedAt: null
   };
 }
 
@@ -50,6 +55,10 @@ export function applyEvent(state, ev) {
     return false;
   }
   state.lastSeq = ev.seq || state.lastSeq;
+  if (state.startedAt === null) {
+    const at = Date.parse(ev.at || '');
+    state.startedAt = Number.isNaN(at) ? Date.now() : Math.min(at, Date.now());
+  }
   state.log.push(ev);
   if (state.log.length > MAX_LOG) {
     state.log.shift();
@@ -172,13 +181,16 @@ function used(state, budget, key, remainingKey, budgetKey) {
   return direct || 0;
 }
 
-function meters(state, budget) {
+function meters(state, budget, offline) {
   const repairsMax = budget.max_repairs_per_step ?? 2;
   let worstStep = 0;
   state.steps.forEach(s => { worstStep = Math.max(worstStep, s.repairs || 0); });
   const cost = used(state, budget, 'cost_usd', 'cost_usd', 'max_cost_usd');
-  const seconds = used(state, budget, 'elapsed_s', 'seconds', 'deadline_s');
-  return [
+  let seconds = used(state, budget, 'elapsed_s', 'seconds', 'deadline_s');
+  if (!state.status && state.startedAt !== null) {
+    seconds = Math.max(seconds, (Date.now() - state.startedAt) / 1000); // live while running
+  }
+  const all = [
     ['steps', state.usage.steps, budget.max_steps, `${state.usage.steps} / ${budget.max_steps ?? '?'}`],
     ['repairs', worstStep, repairsMax, `${state.usage.repairs} (≤ ${repairsMax} per step)`],
     ['tokens', used(state, budget, 'tokens', 'tokens', 'max_tokens'), budget.max_tokens,
@@ -186,6 +198,8 @@ function meters(state, budget) {
     ['cost', cost, budget.max_cost_usd, `$${cost.toFixed(3)}`],
     ['seconds', seconds, budget.deadline_s, `${seconds.toFixed(1)} s`]
   ];
+  // Offline runs spend no tokens and no money: no meters that can only read zero.
+  return offline ? all.filter(([name]) => name !== 'tokens' && name !== 'cost') : all;
 }
 
 function renderStep(step) {
@@ -245,7 +259,7 @@ function createView(model, el, store) {
   const status = h('div', 'zl-status zl-muted');
   const stop = h('button', 'zl-button zl-stop', 'Stop');
   stop.type = 'button';
-  stop.title = 'Stop the run (interrupts the kernel)';
+  stop.title = model.get('background') ? 'Stop this run' : 'Stop the run (interrupts the kernel)';
   title.append(question, status);
   head.append(orb, title, stop);
   const tracker = h('ol', 'zl-tracker');
@@ -283,10 +297,13 @@ function createView(model, el, store) {
       item.classList.toggle('zl-visited', visited.has(key) && key !== phase);
     }
     const current = store.state.steps.get(store.state.current);
-    const where = current && !store.state.status ? ` · step ${current.index + 1} · ${label(current.route)}` : '';
+    const running = current && (!store.state.status || CANCELLED_STATUSES.has(store.state.status));
+    const stoppedHere = state === 'cancelled' ? ' · stopped at' : '';
+    const where = running ? `${stoppedHere} · step ${current.index + 1} · ${label(current.route)}` : '';
     status.textContent = (ORB_LABEL[state] || state) + where;
-    const finished = ['done', 'needs_review', 'blocked', 'cancelled'].includes(state) || hasFinal(model);
-    stop.disabled = finished;
+    tracker.classList.toggle('zl-stopped', state === 'cancelled');
+    const finished = FINISHED_ORBS.has(state) || hasFinal(model);
+    stop.disabled = finished || !model.get('stoppable');
     if (finished && stoppedVia) {
       stop.textContent = 'Stop';
       note.textContent = stoppedVia === 'interrupt' ? 'Stopped: the kernel was interrupted.' : 'Stopped.';
@@ -296,7 +313,7 @@ function createView(model, el, store) {
 
   function renderBudget() {
     budgetBox.replaceChildren();
-    for (const [name, value, max, text] of meters(store.state, model.get('budget') || {})) {
+    for (const [name, value, max, text] of meters(store.state, model.get('budget') || {}, model.get('offline'))) {
       const meter = h('div', 'zl-meter');
       meter.dataset.meter = name;
       const bar = h('span', 'zl-bar');
@@ -325,8 +342,9 @@ function createView(model, el, store) {
     if (!s.trust) {
       return;
     }
-    const chip = h('span', `zl-chip zl-trust zl-trust-${s.trust}`, TRUST_LABEL[s.trust] || label(s.trust));
-    chip.dataset.trust = s.trust;
+    const key = chipKey(s.status, s.trust);
+    const chip = h('span', `zl-chip zl-trust zl-trust-${key}`, TRUST_LABEL[key] || label(key));
+    chip.dataset.trust = key;
     outcome.append(chip, h('span', 'zl-reason', s.trustReason));
     if (s.summary) {
       outcome.append(h('div', 'zl-muted zl-summary', s.summary));
@@ -403,20 +421,45 @@ function createView(model, el, store) {
   }
 
   stop.addEventListener('click', () => {
-    // A synchronous run cannot hear comm messages (ipykernel 7.4 holds them until the cell
-    // ends), so the lab extension interrupts the kernel; a background run hears `stop`.
-    const interrupt = new CustomEvent('zlens:interrupt', { bubbles: true, cancelable: true, composed: true });
-    el.dispatchEvent(interrupt);
+    if (stop.disabled || !model.get('stoppable')) {
+      return;
+    }
     send(model, { kind: 'stop' });
     stop.disabled = true;
     stop.textContent = 'Stopping…';
+    if (model.get('background')) {
+      // A background run hears `stop` at once and cancels itself; interrupting the kernel
+      // would kill whatever other cell is running.
+      stoppedVia = 'message';
+      note.textContent = 'Stopping this run…';
+      return;
+    }
+    // A synchronous run cannot hear comm messages (ipykernel 7.4 holds them until the cell
+    // ends), so the lab extension interrupts the kernel, and only while this panel's own cell
+    // executes (scope "cell") or, for a run inside a widget callback, while the kernel works.
+    const interrupt = new CustomEvent('zlens:interrupt', {
+      bubbles: true, cancelable: true, composed: true,
+      detail: { scope: model.get('interrupt_scope') || 'cell' }
+    });
+    el.dispatchEvent(interrupt);
     stoppedVia = interrupt.defaultPrevented ? 'interrupt' : 'message';
     note.textContent = interrupt.defaultPrevented
       ? 'Interrupting the kernel…'
       : 'Stop requested. If the run continues, use Kernel → Interrupt (the ZLens lab extension is not active).';
   });
 
-  return { full, event, renderOrb, renderBudget };
+  // The seconds meter moves while the run works (events can be seconds apart).
+  const ticker = setInterval(() => {
+    if (!store.state.status && !hasFinal(model) && store.state.startedAt !== null) {
+      const value = budgetBox.querySelector('[data-meter=seconds] .zl-meter-value');
+      const seconds = (Date.now() - store.state.startedAt) / 1000;
+      if (value) {
+        value.textContent = `${seconds.toFixed(1)} s`;
+      }
+    }
+  }, 200);
+
+  return { full, event, renderOrb, renderBudget, dispose: () => clearInterval(ticker) };
 }
 
 /** Send to Python; a view restored from saved widget state has no kernel to send to. */
@@ -479,8 +522,11 @@ function render({ model, el }) {
   model.on('change:phase', onOrb);
   model.on('change:budget', onBudget);
   model.on('change:question', view.full);
+  model.on('change:stoppable', onOrb);
   view.full();
   return () => {
+    view.dispose();
+    model.off('change:stoppable', onOrb);
     store.views.delete(view);
     model.off('change:orb', onOrb);
     model.off('change:phase', onOrb);

@@ -24,6 +24,7 @@ from .engine import AgentRun, Event, EventType
 from .errors import ZLensError
 from .formatting import answer_sentence, cell_text
 from .inputs import check_budget, terminal_safe
+from .labels import local_time, outcome_label
 
 TRUST_STYLE = {
     "certified": "bold green",
@@ -31,6 +32,7 @@ TRUST_STYLE = {
     "review_required": "yellow",
     "blocked": "bold red",
     "not_applicable": "cyan",
+    "cancelled": "dim",
 }
 PHASE = {
     EventType.RUN_STARTED: "plan",
@@ -207,7 +209,6 @@ def _progress(err: Console) -> Any:
 
 
 def render_run(run: AgentRun, out: Console) -> None:
-    trust = run.trust_state.value if run.trust_state else "-"
     out.print(Text(terminal_safe(answer_sentence(run.to_dict()))))
     result = run.result
     if result and result.get("columns"):
@@ -228,8 +229,9 @@ def render_run(run: AgentRun, out: Console) -> None:
             out.print(f"({result['row_count']} rows{cut})")
     if run.sql:
         out.print(Syntax(terminal_safe(run.sql), "sql", theme="ansi_dark", word_wrap=True))
+    key, words = outcome_label(run.status, run.trust_state)
     out.print(
-        f"trust: [{TRUST_STYLE.get(trust, '')}]{trust.replace('_', ' ')}[/] — "
+        f"trust: [{TRUST_STYLE.get(key, '')}]{words}[/] — "
         f"{escape(terminal_safe(run.trust_reason or ''))}",
         highlight=False,
     )
@@ -246,7 +248,8 @@ def _runs(args: argparse.Namespace, out: Console, err: Console) -> int:
     table = Table("id", "started", "status", "trust", "route", "question")
     table.columns[0].no_wrap = True
     for s in RunStore(_project(args)).list(limit=args.limit):
-        cells = (s.id, s.started_at[:19], s.status, s.trust_state or "-", s.route or "-")
+        label = outcome_label(s.status, s.trust_state)[1]
+        cells = (s.id, local_time(s.started_at), s.status, label, s.route or "-")
         table.add_row(*(Text(terminal_safe(c)) for c in (*cells, s.question[:60])))
     out.print(table)
     return 0

@@ -30,6 +30,20 @@ function cellIndexOf(panel, target) {
   return -1;
 }
 
+/** Whether the code cell containing `target` is executing now (its prompt shows `[*]`). */
+function cellIsExecuting(panel, target) {
+  const index = cellIndexOf(panel, target);
+  if (index < 0) {
+    return false;
+  }
+  const cell = panel.content.widgets[index];
+  if (cell.model?.executionState === 'running') {
+    return true;
+  }
+  const prompt = cell.node.querySelector('.jp-InputPrompt');
+  return Boolean(prompt && prompt.textContent.includes('*'));
+}
+
 /** Insert a cell directly below the cell that contains `target`. */
 function insertBelow(panel, target, source, cellType) {
   const model = panel.content.model;
@@ -63,6 +77,12 @@ function attach(panel) {
   const onInterrupt = event => {
     const kernel = panel.sessionContext?.session?.kernel;
     if (!kernel) {
+      return;
+    }
+    // Scope "cell" (a magic's run): interrupt only while the panel's own cell executes, so
+    // a panel left from an earlier run can never kill another cell's work.
+    const scope = event.detail?.scope || 'cell';
+    if (scope === 'cell' && !cellIsExecuting(panel, event.target)) {
       return;
     }
     event.preventDefault();

@@ -66,11 +66,22 @@ class Cells:
         return magics
 
     def run(self, source: str) -> tuple[Any, Any]:
-        """Run one cell; returns (its result value, the captured stdout/stderr/displays)."""
+        """Run one cell; returns (its result value, the captured stdout/stderr/displays).
+
+        The cell's value is appended to the outputs as a kernel's displayhook sends it (an
+        execute_result with every mime type the formatter makes), which a terminal shell
+        would only print as text."""
         with capture_output() as captured:
             result = self.shell.run_cell(source, store_history=True)
         assert result.error_before_exec is None, captured.stdout
         assert result.error_in_exec is None, captured.stdout
+        if result.result is not None and not source.rstrip().endswith(";"):
+            value = result.result
+            if hasattr(value, "_repr_mimebundle_"):
+                data, metadata = value._repr_mimebundle_()
+            else:
+                data, metadata = self.shell.display_formatter.format(value)
+            captured._outputs.append({"data": data, "metadata": metadata})
         return result.result, captured
 
     @staticmethod

@@ -28,22 +28,39 @@ def panels(monkeypatch):
     return created
 
 
-def test_a_bare_question_returns_the_run_and_displays_panel_and_answer(nb, panels):
+def test_the_cell_value_is_the_answer_and_the_panel_ends_as_one_line(nb, panels):
     run, out = nb.run("%zlens What is revenue by segment?")  # the trailing "?" is kept
     assert isinstance(run, AgentRun)
     assert run.question == "What is revenue by segment?"
     assert run.trust_state.value == "certified" and run.route.value == "certified_answer"
     assert out.stderr == "" and "Traceback" not in out.stdout
-    # The live run panel comes first, then the answer, then its chart.
+    assert nb.shell.user_ns["Out"][nb.shell.execution_count - 1] is run  # Out[n] is the run
+    # Three outputs: the live panel, the same display replaced by its static one-line
+    # summary when the run ended, then the cell's value: the answer, once.
     [panel] = panels
-    assert nb.widget_ids(out) == [panel.model_id]
-    assert WIDGET in out.outputs[0].data
-    answer = nb.answer(out)
-    assert answer.data == out.outputs[1].data
+    live, summary, answer = out.outputs
+    assert WIDGET in live.data and summary.update
+    assert summary.transient["display_id"] == live.transient["display_id"]
+    assert summary.data["text/html"].startswith('<div class="zl-panel zl-panel-static"')
+    assert "6/6 checks passed" in summary.data["text/plain"]
+    assert panel.comm is None  # the widget is closed: nothing is left to Stop
+    assert nb.answer(out).data == answer.data
     assert 'data-trust="certified"' in answer.data["text/html"]
     assert answer.metadata["zlens"]["run_id"] == run.id
-    assert "application/vnd.vegalite.v5+json" in out.outputs[2].data
+    # The chart is in the card as a static image, and in the bundle as Vega-Lite and SVG.
+    assert '<img class="zlens-chart" src="data:image/svg+xml;base64,' in answer.data["text/html"]
+    assert answer.data["image/svg+xml"].lstrip().startswith("<svg")
+    assert "application/vnd.vegalite.v5+json" in answer.data
     assert nb.magics.history == [run]
+
+
+def test_an_assigned_answer_is_still_shown_once(nb):
+    _, out = nb.run("r = %zlens --no-panel What is revenue by region?\nx = 1")
+    run = nb.shell.user_ns["r"]
+    answer = nb.answer(out)  # exactly one, though the cell's value is not the run
+    assert answer.metadata["zlens"]["run_id"] == run.id
+    _, out = nb.run("%zlens --no-panel What is revenue by region?\nprint('next')")
+    assert nb.answer(out)  # not the last line: still shown, once, when the cell ends
 
 
 def test_the_run_panel_ends_showing_the_finished_run(nb, panels):
@@ -148,8 +165,8 @@ def test_background_run_finishes_in_a_thread(nb):
             thread.join(timeout=60)
     [run] = nb.magics.history
     assert run.trust_state.value == "certified"
-    # Two placeholders (the status, then the answer) are updated in place when it ends.
-    assert len(out.outputs) == 2 and all(o.metadata == {} for o in out.outputs)
+    # One placeholder, replaced in place by the answer when it ends.
+    assert len(out.outputs) == 1 and out.outputs[0].metadata == {}
 
 
 def test_terminal_ipython_reads_plain_text(nb):
@@ -162,10 +179,10 @@ def test_terminal_ipython_reads_plain_text(nb):
     assert "Consumer        17,855,834.59" in lines
     assert 'Trust: certified — certified block "Revenue by segment" ran unchanged' in lines
     assert "<" not in text  # no markup in the terminal's text
-    # The run panel reads as one status line where widgets cannot render.
-    panel_text = out.outputs[0].data["text/plain"]
-    assert panel_text.startswith("<ZLens run panel:") and "\n" not in panel_text
-    assert out.outputs[-1].data["text/plain"] == "[bar chart: revenue by segment]"
+    # The finished run panel reads as one status line where widgets cannot render.
+    panel_text = out.outputs[1].data["text/plain"]
+    assert panel_text.startswith("ZLens run_") and "\n" not in panel_text
+    assert " · done · certified · 1 step · " in panel_text
 
 
 def test_question_marks_survive_the_help_syntax_only_for_zlens():

@@ -45,14 +45,15 @@ def test_finish_keeps_a_compact_json_record_with_insert_sources(grounded_run):
 
 
 def test_terminal_orbs_follow_the_run_status(blocked_run, clarification_run):
-    for run, orb in ((blocked_run, "blocked"), (clarification_run, "needs_review")):
+    for run, orb in ((blocked_run, "blocked"), (clarification_run, "clarify")):
         panel = RunPanel(run.question)
         for event in run.events:
             panel.on_event(event)
         assert panel.orb == orb
         panel.finish(run)
         assert panel.orb == orb
-    assert orb_for_event("run.cancelled", "cancelled") == ("cancelled", "done")
+    # A cancelled run keeps its phase (None: unchanged) so the tracker shows where it stopped.
+    assert orb_for_event("run.cancelled", "cancelled") == ("cancelled", None)
     assert orb_for_event("artifact.created") is None
 
 

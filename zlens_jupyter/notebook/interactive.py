@@ -27,8 +27,9 @@ import ipywidgets as widgets
 
 from ..engine import AgentRun, Budget, CancelToken
 from ..errors import UserError, ZLensError
+from ..labels import outcome_label
 from .config import ZLens
-from .render import TRUST_LABELS, answer_outputs
+from .render import answer_outputs
 from .widget import RunPanel
 
 MODES = ("auto", "ask", "research", "sql", "block")
@@ -184,7 +185,8 @@ class AskPanel(widgets.VBox):
         session = self._open_session()
         budget = self.settings.budget() if self.settings is not None else session.budget
         audience = self.settings.audience if self.settings is not None else "analyst"
-        run_panel = RunPanel(text, budget=budget)
+        run_panel = RunPanel(text, budget=budget, interrupt_scope="kernel")
+        run_panel.offline = getattr(session, "model_config", None) is None
         cancel = CancelToken()
         run_panel.on_stop(cancel.cancel)
         self.output.outputs = (widget_output(run_panel),)
@@ -264,11 +266,11 @@ def run_outputs(run: AgentRun) -> list[Output]:
 def history_label(run: AgentRun) -> str:
     """`20:41:07 · certified · What is revenue by segment?`"""
     when = run.started_at[11:19] if len(run.started_at) >= 19 else run.started_at
-    trust = run.trust_state.value if run.trust_state else run.status.value
+    words = outcome_label(run.status, run.trust_state or run.status)[1]
     question = " ".join(run.question.split())
     if len(question) > _LABEL_WIDTH:
         question = question[: _LABEL_WIDTH - 1] + "…"
-    return f"{when} · {TRUST_LABELS.get(trust, trust.replace('_', ' '))} · {question}"
+    return f"{when} · {words} · {question}"
 
 
 def _budget_overrides(budget: Budget) -> dict[str, Any]:

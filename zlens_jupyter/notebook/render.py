@@ -21,24 +21,22 @@ from typing import Any
 from ..engine.records import AgentRun
 from ..formatting import answer_sentence
 from ..formatting import cell_text as _cell
+from ..inputs import terminal_safe
+from ..labels import TRUST_WORDS, outcome_label
 from .chart import VEGA_LITE, chart_choice, is_number, vega_lite_spec
+from .chart_image import SVG, chart_svg, svg_data_uri
 from .insert import dql_draft_source, encode_source, sql_cell_source
 
 PREVIEW_ROWS = 20
 
-TRUST_LABELS = {
-    "certified": "certified",
-    "grounded": "grounded",
-    "review_required": "review required",
-    "blocked": "blocked",
-    "not_applicable": "not applicable",
-}
+TRUST_LABELS = TRUST_WORDS  # one table of words (labels.py)
 _TRUST_COLOURS = {
     "certified": "var(--jp-success-color1, #388e3c)",
     "grounded": "var(--jp-brand-color1, #1976d2)",
     "review_required": "var(--jp-warn-color1, #f57c00)",
     "blocked": "var(--jp-error-color1, #d32f2f)",
     "not_applicable": "var(--jp-ui-font-color2, #616161)",
+    "cancelled": "var(--jp-ui-font-color2, #616161)",
 }
 _FONT = "var(--jp-ui-font-family, system-ui, -apple-system, 'Segoe UI', sans-serif)"
 _MONO = "var(--jp-code-font-family, ui-monospace, Menlo, Consolas, monospace)"
@@ -69,10 +67,46 @@ def answer_outputs(run: AgentRun | dict[str, Any]) -> list[Bundle]:
     outputs = [(data, metadata)]
     spec = vega_lite_spec(run.to_dict() if isinstance(run, AgentRun) else run)
     if spec is not None:
-        titles = [channel["title"] for channel in spec["encoding"].values()]
-        caption = f"[{spec['mark']['type']} chart: {' by '.join(reversed(titles))}]"
+        caption = chart_caption(spec)
         outputs.append(({VEGA_LITE: spec, "text/plain": caption}, {"zlens": metadata["zlens"]}))
     return outputs
+
+
+def answer_display(run: AgentRun | dict[str, Any]) -> Bundle:
+    """The answer as ONE output: what `%zlens` returns and `Out[n]` shows.
+
+    Front ends draw one mime type per output and rank HTML first, so the card's HTML carries
+    the chart as a static image (drawn offline); the bundle also holds the Vega-Lite spec and
+    the SVG for tools that pick those (nbconvert's HTML, nbviewer, GitHub fall back to them).
+    """
+    data = run.to_dict() if isinstance(run, AgentRun) else run
+    bundle, metadata = answer_bundle(data, chart=False)
+    # Text from data and questions is shown, never obeyed: Jupyter renders ANSI escapes in
+    # text output, so control characters read as escapes here too.
+    bundle = {mime: terminal_safe(value) for mime, value in bundle.items()}
+    spec = vega_lite_spec(data)
+    if spec is None:
+        return bundle, metadata
+    bundle[VEGA_LITE] = spec
+    svg = chart_svg(spec)
+    caption = chart_caption(spec)
+    if svg is None:
+        bundle["text/plain"] += f"\n{caption}"
+        return bundle, metadata
+    bundle[SVG] = svg
+    image = (
+        f'<div class="zlens-chart-box" style="margin: 6px 0"><img class="zlens-chart"'
+        f' src="{svg_data_uri(svg)}" alt="{escape(caption)}" style="max-width: 100%;'
+        f' background: #fff; border-radius: 4px; padding: 4px"></div>'
+    )
+    bundle["text/html"] = terminal_safe(answer_html(data, chart=image))
+    return bundle, metadata
+
+
+def chart_caption(spec: dict[str, Any]) -> str:
+    """`[bar chart: revenue by segment]`: the chart in words, for text-only readers."""
+    titles = [channel["title"] for channel in spec["encoding"].values()]
+    return f"[{spec['mark']['type']} chart: {' by '.join(reversed(titles))}]"
 
 
 def answer_bundle(run: AgentRun | dict[str, Any], *, chart: bool = True) -> Bundle:
@@ -169,12 +203,10 @@ def answer_text(data: dict[str, Any]) -> str:
         lines += [fmt(columns), fmt(["-" * w for w in widths])]
         lines += [fmt(r) for r in cells]
         lines += [f"({note})", ""]
-    trust = data.get("trust_state")
-    if trust:
+    if data.get("trust_state"):
         reason = data.get("trust_reason")
-        lines.append(
-            f"Trust: {TRUST_LABELS.get(trust, trust)}" + (f" — {reason}" if reason else "")
-        )
+        words = outcome_label(data.get("status"), data.get("trust_state"))[1]
+        lines.append(f"Trust: {words}" + (f" — {reason}" if reason else ""))
     if data.get("sql"):
         lines += ["SQL:", *("  " + line for line in str(data["sql"]).strip().splitlines())]
     lines.append(provenance_line(data))
@@ -184,8 +216,9 @@ def answer_text(data: dict[str, Any]) -> str:
 # -- text/html --------------------------------------------------------------------------------
 
 
-def answer_html(data: dict[str, Any]) -> str:
-    """The answer as self-contained HTML (no scripts: sanitized front ends drop them)."""
+def answer_html(data: dict[str, Any], *, chart: str = "") -> str:
+    """The answer as self-contained HTML (no scripts: sanitized front ends drop them);
+    `chart` is the chart's static image markup, placed under the table."""
     parts = [
         f'<div class="zlens-answer" data-zlens-run="{escape(str(data.get("id", "")))}"'
         f' style="font-family: {_FONT}; font-size: var(--jp-content-font-size1, 14px);'
@@ -193,6 +226,7 @@ def answer_html(data: dict[str, Any]) -> str:
         _trust_html(data),
         f'<p class="zlens-sentence" style="margin: 4px 0 8px">{escape(answer_sentence(data))}</p>',
         _table_html(data),
+        chart,
     ]
     if data.get("sql"):
         parts.append(
@@ -208,15 +242,15 @@ def answer_html(data: dict[str, Any]) -> str:
 
 
 def _trust_html(data: dict[str, Any]) -> str:
-    trust = data.get("trust_state")
-    if not trust:
+    if not data.get("trust_state"):
         return ""
+    trust, words = outcome_label(data.get("status"), data.get("trust_state"))
     colour = _TRUST_COLOURS.get(trust, _TRUST_COLOURS["not_applicable"])
     chip = (
         f'<span class="zlens-trust zlens-trust-{escape(trust)}" data-trust="{escape(trust)}"'
         f' style="display: inline-block; border: 1px solid {colour}; color: {colour};'
         f' border-radius: 10px; padding: 0 8px; font-weight: 600; font-size: 12px">'
-        f"{escape(TRUST_LABELS.get(trust, trust))}</span>"
+        f"{escape(words)}</span>"
     )
     reason = escape(str(data.get("trust_reason") or ""))
     return (
@@ -280,6 +314,7 @@ def _actions_html(data: dict[str, Any]) -> str:
 __all__ = [
     "VEGA_LITE",
     "answer_bundle",
+    "answer_display",
     "answer_html",
     "answer_outputs",
     "answer_sentence",

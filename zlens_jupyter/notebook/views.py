@@ -9,6 +9,7 @@ import html
 from typing import Any
 
 from ..engine import AgentRun
+from ..labels import local_time, outcome_label
 
 
 class View:
@@ -43,7 +44,13 @@ class View:
 
 def runs_view(session: Any) -> View:
     rows = [
-        [s.id, s.started_at[:19], s.status, s.trust_state or "-", s.question[:70]]
+        [
+            s.id,
+            local_time(s.started_at),
+            s.status,
+            outcome_label(s.status, s.trust_state)[1],
+            s.question[:70],
+        ]
         for s in (session.store.list(limit=30) if session.store else [])
     ]
     return View("Runs (newest first)", ["id", "started", "status", "trust", "question"], rows)

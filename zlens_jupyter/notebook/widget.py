@@ -24,9 +24,10 @@ from typing import Any
 import anywidget
 import traitlets
 
-from ..engine.enums import EventType, RunStatus
+from ..engine.enums import EventType
 from ..engine.records import AgentRun, Budget, Event
 from ..errors import ConfigError
+from ..labels import orb_of_status
 from .insert import dql_draft_source, sql_cell_source
 
 PANEL_JS = Path(__file__).resolve().parent.parent / "static" / "panel.js"
@@ -47,24 +48,20 @@ _ORB_OF_EVENT: dict[str, tuple[str, str]] = {
     EventType.ESCALATED: ("verifying", "verify"),
     EventType.REPAIR_ATTEMPTED: ("repairing", "verify"),
 }
-_ORB_OF_STATUS = {
-    RunStatus.COMPLETED: "done",
-    RunStatus.NEEDS_REVIEW: "needs_review",
-    RunStatus.NEEDS_CLARIFICATION: "needs_review",
-    RunStatus.BLOCKED: "blocked",
-    RunStatus.CANCELLED: "cancelled",
-    RunStatus.INTERRUPTED: "cancelled",
-}
 _TERMINAL = {EventType.RUN_COMPLETED, EventType.RUN_FAILED, EventType.RUN_CANCELLED}
 _MAX_FINAL_EVENTS = 300
 _MAX_TEXT = 600
 _MAX_LIST = 20
 
 
-def orb_for_event(event_type: str, status: str | None = None) -> tuple[str, str] | None:
-    """(orb, phase) an event moves the panel to, or None when it leaves them unchanged."""
+def orb_for_event(event_type: str, status: str | None = None) -> tuple[str, str | None] | None:
+    """(orb, phase) an event moves the panel to, or None when it leaves them unchanged.
+
+    A cancelled run keeps its phase (None): the tracker shows where it stopped, not Done.
+    """
     if event_type in _TERMINAL:
-        return _ORB_OF_STATUS.get(RunStatus(status), "done") if status else "done", "done"
+        orb = orb_of_status(status) if status else "done"
+        return orb, (None if orb == "cancelled" else "done")
     return _ORB_OF_EVENT.get(event_type)
 
 
@@ -77,6 +74,15 @@ class RunPanel(anywidget.AnyWidget):
     phase = traitlets.Unicode("idle").tag(sync=True)
     budget = traitlets.Dict().tag(sync=True)
     final_run = traitlets.Dict().tag(sync=True)
+    # Stop is live only while this run executes; a background run is stopped by a message
+    # (never a kernel interrupt, which would hit whatever cell runs then); offline runs spend
+    # no tokens or money, so those meters are hidden.
+    stoppable = traitlets.Bool(True).tag(sync=True)
+    background = traitlets.Bool(False).tag(sync=True)
+    # What a synchronous Stop may interrupt: "cell" only while the panel's own cell executes
+    # (a magic's run); "kernel" for a run inside a widget callback (no cell executes then).
+    interrupt_scope = traitlets.Unicode("cell").tag(sync=True)
+    offline = traitlets.Bool(False).tag(sync=True)
 
     def __init__(
         self, question: str = "", *, budget: Budget | dict[str, Any] | None = None, **kwargs: Any
@@ -111,15 +117,22 @@ class RunPanel(anywidget.AnyWidget):
             orb, phase = moved
             if orb != self.orb:
                 self.orb = orb
-            if phase != self.phase:
+            if phase is not None and phase != self.phase:
                 self.phase = phase
 
     def finish(self, run: AgentRun) -> None:
         """Show the finished run; it is kept in widget state, so a saved notebook shows it."""
+        self.stoppable = False
         self.budget = run.budget.to_dict()
         self.final_run = compact_run(run)
-        self.orb = _ORB_OF_STATUS.get(run.status, "done")
-        self.phase = "done"
+        self.orb = orb_of_status(run.status)
+        if self.orb != "cancelled":
+            self.phase = "done"
+
+    def fail(self) -> None:
+        """The run failed before it started: finished, with nothing left to stop."""
+        self.stoppable = False
+        self.orb, self.phase = "failed", "done"
 
     def reset(self, question: str) -> None:
         """Clear the panel for a new run (the interactive panel reuses one widget)."""
@@ -130,6 +143,7 @@ class RunPanel(anywidget.AnyWidget):
         self.final_run = {}
         self.question = question
         self.orb, self.phase = "idle", "idle"
+        self.stoppable = True
 
     def on_stop(self, callback: Callable[[], object]) -> None:
         """Call `callback()` when the user clicks Stop (e.g. `panel.on_stop(token.cancel)`).

@@ -1,0 +1,109 @@
+"""One answer per cell, honest states, a static fallback for every output: the answer card
+(`AgentRun`'s rich display), the finished panel's static summary, and the shared words."""
+
+from __future__ import annotations
+
+import base64
+import re
+
+from zlens_jupyter.engine import CancelToken, Engine, Route, RunStatus, StepContext, StepOutcome
+from zlens_jupyter.labels import local_time, outcome_label
+from zlens_jupyter.notebook.render import answer_display
+from zlens_jupyter.notebook.summary import failed_bundle, summary_bundle
+from zlens_jupyter.notebook.widget import RunPanel
+
+VEGA = "application/vnd.vegalite.v5+json"
+
+
+def cancelled_run():
+    """A run stopped while its executor worked (as Stop or Ctrl-C does it)."""
+    token = CancelToken()
+
+    def executor(ctx: StepContext) -> StepOutcome:
+        token.cancel("interrupted (Ctrl-C / Stop)")
+        raise KeyboardInterrupt
+
+    return Engine({route: executor for route in Route}).run("How many orders?", cancel=token)
+
+
+def test_the_run_displays_as_one_answer_card_with_a_static_chart(grounded_run):
+    data, metadata = grounded_run._repr_mimebundle_()
+    assert set(data) == {"text/html", "text/plain", VEGA, "image/svg+xml"}
+    assert metadata["zlens"]["run_id"] == grounded_run.id
+    html = data["text/html"]
+    match = re.search(r'<img class="zlens-chart" src="data:image/svg\+xml;base64,([^"]+)"', html)
+    assert match is not None
+    svg = base64.b64decode(match.group(1)).decode()
+    assert svg == data["image/svg+xml"] and svg.lstrip().startswith("<svg")
+    # The chart is drawn from the data: every category's name is in the picture.
+    for segment in ("AUTOMOBILE", "BUILDING", "MACHINERY"):
+        assert segment in svg
+    assert 'alt="[bar chart: revenue by segment]"' in html
+    # Once: one chip, one table, one set of Insert buttons.
+    assert html.count('class="zlens-trust') == 1 and html.count("<table") == 1
+    assert html.count('class="zlens-actions"') == 1
+
+
+def test_a_run_without_a_chart_has_no_image(clarification_run):
+    data, _ = answer_display(clarification_run)
+    assert "image/svg+xml" not in data and "zlens-chart" not in data["text/html"]
+
+
+def test_a_cancelled_run_reads_cancelled_everywhere():
+    run = cancelled_run()
+    assert run.status is RunStatus.CANCELLED
+    assert run.trust_state.value == "review_required"  # the record keeps its trust state
+    assert outcome_label(run.status, run.trust_state) == ("cancelled", "cancelled")
+    html = answer_display(run)[0]["text/html"]
+    assert 'data-trust="cancelled"' in html and ">cancelled</span>" in html
+    assert "review required" not in html
+    summary, _ = summary_bundle(run)
+    assert 'data-orb="cancelled"' in summary["text/html"]
+    assert 'data-trust="cancelled"' in summary["text/html"]
+    # Where it stopped: the executor was at work.
+    assert "stopped in Work (step 1)" in summary["text/plain"]
+    assert " · cancelled · cancelled · " in summary["text/plain"]
+
+
+def test_a_cancelled_panel_keeps_the_phase_it_stopped_in():
+    run = cancelled_run()
+    panel = RunPanel(run.question)
+    for event in run.events:
+        panel.on_event(event)
+    panel.finish(run)
+    assert panel.orb == "cancelled" and panel.phase == "work"
+    assert panel.stoppable is False
+
+
+def test_a_clarification_is_neutral(clarification_run):
+    summary, _ = summary_bundle(clarification_run)
+    assert 'data-orb="clarify"' in summary["text/html"]
+    assert "needs clarification · not applicable" in summary["text/plain"]
+    assert "review required" not in summary["text/plain"]
+
+
+def test_the_summary_is_one_line_that_opens_to_the_trace(escalated_run):
+    data, metadata = summary_bundle(escalated_run)
+    assert "\n" not in data["text/plain"]
+    html = data["text/html"]
+    assert html.startswith('<div class="zl-panel zl-panel-static"')
+    assert "<details" in html and "<summary" in html and "<script" not in html
+    assert html.count('<li class="zl-step"') == len(escalated_run.steps)
+    assert re.search(r"\d+/\d+ checks passed", data["text/plain"])
+    assert metadata == {"zlens_panel": {"run_id": escalated_run.id, "orb": "done"}}
+
+
+def test_a_run_that_failed_before_starting_leaves_a_finished_panel():
+    panel = RunPanel("What is revenue?")
+    assert panel.stoppable  # a new panel belongs to a run about to start
+    panel.fail()
+    assert (panel.orb, panel.phase, panel.stoppable) == ("failed", "done", False)
+    data, _ = failed_bundle("What is revenue?", "the database is closed")
+    assert 'data-orb="failed"' in data["text/html"]
+    assert data["text/plain"] == "ZLens run did not start: the database is closed"
+
+
+def test_stored_times_are_shown_local_and_labelled():
+    shown = local_time("2026-12-01T09:30:00+00:00")
+    assert re.fullmatch(r"2026-12-0[12] \d\d:\d\d:00 \S+", shown), shown
+    assert local_time(None) == "-"
