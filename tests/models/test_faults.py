@@ -202,6 +202,27 @@ def test_problem6_every_request_carries_an_output_cap_within_the_tokens_left(
     assert run.usage.tokens == spent <= budget
 
 
+def test_problem6_an_overrunning_narration_is_retracted_and_stops_the_run(
+    make_session: MakeSession, server: FakeOpenAIServer, events
+) -> None:
+    server.script(
+        one_step(),
+        final_answer(CHANNEL_SQL, "draft", CHANNEL_PLAN),
+        huge_usage(Reply(CHANNEL_SENTENCE)),
+    )
+    run = make_session().ask(QUESTION, max_tokens=20_000, on_event=events)
+
+    assert run.stop_reason is StopReason.TOKEN_BUDGET
+    assert run.status is RunStatus.NEEDS_REVIEW
+    assert run.usage.tokens <= 20_000
+    # The verified result stands with the deterministic sentence; the model's is withdrawn.
+    assert run.result is not None and run.result["rows"] == OFFLINE_ROWS
+    assert run.answer and run.answer != CHANNEL_SENTENCE and "32,457" in run.answer
+    assert events.of("answer.delta") and events.of("answer.retracted")
+    narration = best(run).provenance["narration"]
+    assert narration["stop_reason"] == "token_budget"
+
+
 def test_problem6_a_cost_overrun_stops_the_run_on_its_cost_budget(
     make_session: MakeSession, server: FakeOpenAIServer
 ) -> None:

@@ -141,11 +141,20 @@ def narrate(
     """The answer sentence: the model's (streamed as answer.delta) if every number in it is in
     the results, else `fallback` (the deterministic sentence). Returns (sentence, provenance)."""
     stream = ScrubbedStream(ctx.answer_delta)
+    streamed = [False]
+
+    def feed(text: str) -> None:
+        streamed[0] = True
+        stream.feed(text)
+
     try:
         reply = provider.complete(
-            narration_messages(ctx.question, results), stream=True, on_delta=stream.feed
+            narration_messages(ctx.question, results), stream=True, on_delta=feed
         )
     except LoopInterrupted as exc:  # a run limit: the deterministic sentence, and stop
+        stream.pending = ""  # nothing more of a discarded reply goes out
+        if streamed[0]:  # its start was shown live: take it back out loud
+            ctx.answer_retracted(f"the reply was discarded ({exc.reason})")
         reason = redact_text(str(exc))
         return fallback, {"source": "deterministic", "reason": reason, "stop_reason": exc.reason}
     except (ModelError, TransientError) as exc:
