@@ -136,6 +136,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     ev.set_defaults(func=_eval)
 
+    init = sub.add_parser(
+        "init", help="draft semantic/draft.yml from the database's catalog (never overwrites)"
+    )
+    with_db(init)
+    init.add_argument(
+        "--force-new-name",
+        action="store_true",
+        help="when semantic/draft.yml exists, write draft-2.yml (draft-3.yml, ...) beside it",
+    )
+    init.set_defaults(func=_init)
+
     dql = sub.add_parser("dql", help="DQL tools")
     dql_sub = dql.add_subparsers(dest="dql_command", required=True)
     run = dql_sub.add_parser("run", help="run a .dql file's first block and its tests")
@@ -362,6 +373,24 @@ def _fraction(text: str) -> float:
     if not 0.0 <= value <= 1.0:  # also refuses nan
         raise argparse.ArgumentTypeError(f"{text!r} is not a fraction from 0 to 1, e.g. 0.9")
     return value
+
+
+def _init(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from .semantic.draft import init_project
+    from .session import Session
+
+    session = Session(args.db, args.project, persist=False)
+    try:
+        result = init_project(
+            session.warehouse.catalog(),
+            session.project_dir,
+            str(args.db),
+            new_name=args.force_new_name,
+        )
+    finally:
+        session.close()
+    out.print(Text(f"zlens init: {terminal_safe(result.summary())}"))
+    return 0
 
 
 def _eval(args: argparse.Namespace, out: Console, err: Console) -> int:

@@ -47,6 +47,7 @@ SUBCOMMANDS = (
     "certify",
     "dashboard",
     "eval",
+    "init",
     "config",
     "help",
 )
@@ -60,6 +61,7 @@ options: --mode auto|ask|research|sql|block|app  --deep (force research)  --max-
 %zlens dashboard NAME            reopen a saved dashboard (dashboards/*.dql) as a live widget
 %zlens dashboard list | export NAME [--html PATH] | certify NAME [--by WHO]
 %zlens eval CASES.yml            measure answers and labels on a cases file (zlens eval)
+%zlens init [--force-new-name]  draft semantic/draft.yml from the catalog (never overwrites)
 %%dql [--save] [--force]         run a DQL block and its tests (--save writes blocks/NAME.dql)
 %%zlens_sql                      run read-only SQL on the connected database"""
 
@@ -365,6 +367,24 @@ class ZLensMagics(Magics):
         notes = [", ".join(f"{k} {v}" for k, v in totals.items())]
         display(View("zlens eval", ["case", "verdict", "label", "route", "ms"], rows, notes))
         return report
+
+    def _cmd_init(self, rest: str) -> None:
+        """Draft `semantic/draft.yml` for the connected database (the CLI's `zlens init`)."""
+        from ..semantic.draft import init_project
+
+        args = _split(rest)
+        if [a for a in args if a != "--force-new-name"]:
+            raise UserError("Usage: %zlens init [--force-new-name] (connect first to pick the db)")
+        session = self._session()
+        result = init_project(
+            session.warehouse.catalog(),
+            session.project_dir,
+            str(session.target) if isinstance(session.target, str | Path) else "the connection",
+            new_name="--force-new-name" in args,
+        )
+        if result.path is not None:
+            session.reload()  # the draft is part of the project from now on
+        print(f"zlens init: {result.summary()}")
 
     def _cmd_config(self, rest: str) -> None:
         for name in sorted(self.settings.trait_names(config=True)):
