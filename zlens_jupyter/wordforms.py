@@ -81,3 +81,9 @@ def value_forms(word: str) -> tuple[str, ...]:
     if w.endswith("ern") and len(w) > 5:
         forms.append(w[:-3])  # northern -> north
     return tuple(dict.fromkeys(f for f in forms if len(f) > 2 and f != w))
+
+
+@cache
+def is_english(word: str) -> bool:
+    """Whether the English tables know the word (any part of speech)."""
+    return len(word) > 1 and bool(_lemmas(word.lower()))

@@ -19,6 +19,7 @@ from .phrasing import (
     find_time_range,
     find_top_n,
     match_at,
+    superlative_direction,
 )
 from .spec import QuestionFrame
 from .words import STOPWORDS, question_tokens, stem, to_number
@@ -85,10 +86,11 @@ def read_frame(question: str) -> QuestionFrame:
                 if phrase == ("by",):
                     frame.by_groupings += phrases
                 break
-    superlative = next((SUPERLATIVES[t] for t in tokens if t in SUPERLATIVES), None)
+    directions = [superlative_direction(t) for t in tokens]
+    superlative = next((d for d in directions if d is not None), None)
     if limit is None and superlative is not None:
         # "worst 10 products", "highest 3": a count right after any superlative is its N.
-        at = next(i for i, t in enumerate(tokens) if t in SUPERLATIVES)
+        at = next(i for i, d in enumerate(directions) if d is not None)
         following = to_number(tokens[at + 1]) if at + 1 < len(tokens) else None
         if isinstance(following, int) and following > 0:
             limit, desc, after_top = following, superlative, at + 2
@@ -108,7 +110,7 @@ def read_frame(question: str) -> QuestionFrame:
     if frame.ranked and frame.limit is None and not frame.groupings:
         # "the best-selling products": the noun after the superlative is what is ranked,
         # and a plural one asks for several, a singular one for the first.
-        at = next(i for i, t in enumerate(tokens) if t in SUPERLATIVES)
+        at = next(i for i, d in enumerate(directions) if d is not None)
         noun = next((t for t in tokens[at + 1 :] if t not in _RANK_FILLER), None)
         if noun is not None:
             frame.groupings.append([noun])

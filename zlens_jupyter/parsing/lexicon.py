@@ -66,6 +66,7 @@ class Lexicon:
     # Phrases reached only through the vocabulary's synonyms: used when no name matches, so
     # "gender" is the `gender` column where there is one, and `sex` only where there is not.
     synonym_phrases: dict[tuple[str, ...], list[Target]] = field(default_factory=dict)
+    unordered: dict[frozenset[str], list[Target]] = field(default_factory=dict)
     longest: int = 1
 
     def add(
@@ -77,11 +78,20 @@ class Lexicon:
         bucket = (self.synonym_phrases if synonym else self.phrases).setdefault(key, [])
         if target not in bucket:
             bucket.append(target)
+        if not synonym and len(key) > 1 and len(set(key)) == len(key):
+            loose = self.unordered.setdefault(frozenset(key), [])
+            if target not in loose:
+                loose.append(target)
         self.longest = max(self.longest, len(key))
 
     def lookup(self, words: list[str]) -> list[Target]:
         key = stems(tuple(words))
-        return self.phrases.get(key) or self.synonym_phrases.get(key, [])
+        found = self.phrases.get(key) or self.synonym_phrases.get(key, [])
+        if not found and len(key) > 1:
+            # "total sleep" names sleep_total, "REM sleep" sleep_rem: the same words in
+            # another order, when no phrase in that order names anything.
+            found = self.unordered.get(frozenset(key), [])
+        return found
 
 
 def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:

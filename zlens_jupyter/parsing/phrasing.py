@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from .spec import TimeRange
-from .words import MONTHS, NUMBER_WORDS, to_number
+from .words import MONTHS, NUMBER_WORDS, stem, to_number
 
 AGG_WORDS: dict[tuple[str, ...], str] = {
     ("how", "many", "distinct"): "count_distinct",
@@ -146,10 +146,33 @@ def find_top_n(tokens: list[str], taken: set[int]) -> tuple[int | None, bool | N
 
 def find_superlative(tokens: list[str], taken: set[int]) -> tuple[bool | None, int | None]:
     for i, tok in enumerate(tokens):
-        if tok in SUPERLATIVES and i not in taken:
+        if i in taken:
+            continue
+        direction = superlative_direction(tok)
+        if direction is not None:
             taken.add(i)
-            return SUPERLATIVES[tok], i
+            return direction, i
     return None, None
+
+
+# Adjectives whose superlative asks for the low end ("the weakest", "the youngest").
+_LOW_ADJECTIVES = frozenset(
+    {"small", "short", "few", "little", "weak", "light", "young", "cheap", "slow", "low"}
+    | {"poor", "thin", "narrow", "near", "quiet", "early", "least", "bad", "cold", "dry"}
+)
+
+
+def superlative_direction(token: str) -> bool | None:
+    """True for a superlative of the high end, False for the low end, None for no superlative:
+    the listed words, and any English "-est" adjective ("strongest", "heaviest", "weakest")."""
+    if token in SUPERLATIVES:
+        return SUPERLATIVES[token]
+    if not token.endswith("est") or len(token) < 6:
+        return None
+    base = stem(token)
+    if base == token or not token.startswith(base[:3]):
+        return None  # "interest", "forest": not a comparison
+    return base not in _LOW_ADJECTIVES
 
 
 def find_comparisons(tokens: list[str], taken: set[int]) -> list[Comparison]:

@@ -25,6 +25,7 @@ from .lexicon import (
     is_temporal,
 )
 from .phrasing import (
+    ROW_WORDS,
     Comparison,
     find_aggregates,
     find_comparisons,
@@ -198,6 +199,7 @@ def _parse(
         word, names = abbreviated
         return _clarify(f"'{word}' could be {', '.join(names)}: which one?", names)
 
+    numbered = _numbered_columns(tokens, spans, p.taken)
     # A number nothing explained (a year range, a count) is never dropped: "between 2010
     # and 2015" read without its years would answer for every year.
     unresolved = [
@@ -222,6 +224,7 @@ def _parse(
         group_spans = [s for s in group_spans if not _names_measure(s, aggs)] or group_spans[:1]
     comparison_spans = {c.op_start: _compared_span(spans, c) for c in comparisons}
     used = set(group_spans) | {s for s in comparison_spans.values() if s is not None}
+    used |= {span for span, _ in numbered}
     # A word after the number that is not the compared column is its unit ("60 minutes"),
     # not a second measure, even when a column happens to share its name.
     used |= {s for c in comparisons if (s := _unit_span(spans, c)) is not None}
@@ -275,6 +278,12 @@ def _parse(
                 label=column.label,
             )
         )
+    for span, number in numbered:  # "series 5": the column's value, not a measure
+        target = _pick(span, spec.fact_table, numeric=True)
+        if target is not None:
+            spec.filters.append(
+                Filter(target.table, target.column or "", "=", number, label=target.label)
+            )
     chosen = _choose_value_filters(value_filters, spec.fact_table)
     if isinstance(chosen, ParseResult):
         return chosen
@@ -284,6 +293,11 @@ def _parse(
         if f.op == "in" and (f.table.lower(), f.column.lower()) not in grouped_on:
             # "compare the price of Ideal and Fair": one row for each, side by side.
             spec.group_by.append(GroupBy(f.table, f.column, alias=f.column))
+    shaped = spec.group_by or limit or any(m.agg in ("min", "max") for m in spec.measures)
+    if superlative is not None and not shaped and not spec.listing:
+        # "who is the oldest baker": a superlative that ranks nothing must not leave a count.
+        word = tokens[superlative_at] if superlative_at is not None else "that"
+        return _clarify(f"'{word}' by which column? Name the number to rank by.", [])
     if superlative is not None and (spec.group_by or limit):
         spec.order_desc = superlative
     elif desc is not None:
@@ -419,6 +433,8 @@ def _measures(
         table = next((t for t in span.targets if t.kind == "table"), None)
         column = _pick(span, None, numeric=agg in ("sum", "avg", "median", "min", "max"))
         numeric = _pick(span, None, numeric=True)
+        if numeric is not None and (numeric.column or "").lower() in _CALENDAR_WORDS:
+            numeric = None  # "the hottest day" ranks days; it is not the maximum of `Day`
         # "lowest salary by sex": a superlative right before a column is its min/max,
         # grouped or not ("which sex has the lowest salary" is a ranking instead).
         adjacent = superlative_at is not None and superlative_at == span.start - 1
@@ -463,9 +479,24 @@ def _measures(
             and not grouped
             and column is not None
             and is_numeric(column.type)
+            and (column.column or "").lower() not in _CALENDAR_WORDS
         ):
             kind = "max" if superlative else "min"
             measures.append(Measure(kind, column.table, column, alias=f"{kind}_{column.column}"))
+        elif (
+            agg is None
+            and superlative is not None
+            and grouped
+            and numeric is not None
+            and is_numeric(numeric.type)
+            and not is_key(numeric.column or "")
+            and _observation_label(p.catalog, numeric.table) is not None
+        ):
+            # "which storm had the lowest pressure" over a table of readings: the storm with
+            # the lowest reading, so the extreme per group, ranked. (Over other tables "the
+            # most sales" may be a total: that is asked, below.)
+            kind = "max" if superlative else "min"
+            measures.append(Measure(kind, numeric.table, numeric, alias=f"{kind}_{numeric.column}"))
         elif column is not None and is_numeric(column.type) and not is_key(column.column or ""):
             name = column.column
             return _clarify(
@@ -500,7 +531,8 @@ def _measures(
         tables = tables or list(counted_instead or [])
         if counted is not None and tables:
             return [Measure("count", tables[0], None, alias=f"{stem(tables[0])}_count")]
-        if counted is not None and len(p.catalog.tables) == 1:
+        rows_asked = any(t in ROW_WORDS for t in p.tokens)  # "the most observations"
+        if (counted is not None or rows_asked) and len(p.catalog.tables) == 1:
             only = next(iter(p.catalog.tables))
             return [Measure("count", only, None, alias="row_count")]
         return _clarify("Which measure should I compute? Name a metric or a numeric column.", [])
@@ -521,7 +553,24 @@ def _same_aggregate(asked: str, metric_type: str) -> bool:
     )
 
 
+def _numbered_columns(
+    tokens: list[str], spans: list[Span], taken: set[int]
+) -> list[tuple[Span, int]]:
+    """ "series 5", "category 5", "episode 3": a whole number right after a phrase naming a
+    whole-number column is that column's value."""
+    found = []
+    for span in spans:
+        at = span.end
+        if at >= len(tokens) or at in taken or not tokens[at].isdigit():
+            continue
+        if any(t.kind == "column" and "INT" in t.type.upper() for t in span.targets):
+            found.append((span, int(tokens[at])))
+            taken.add(at)
+    return found
+
+
 _LABELS = ("name", "title", "label")
+_CALENDAR_WORDS = frozenset({"year", "quarter", "month", "week", "day", "hour", "minute", "date"})
 _FINE_TIME = ("day", "hour", "minute", "date", "time", "timestamp", "datetime")
 
 

@@ -10,7 +10,7 @@ import re
 from functools import cache
 
 from ..vocabulary import abbreviations, units
-from ..wordforms import stem
+from ..wordforms import is_english, stem
 
 # Words that carry no meaning for grounding a question in data.
 STOPWORDS = frozenset(
@@ -212,8 +212,23 @@ def identifier_words(identifier: str) -> tuple[str, ...]:
         if not part:
             continue
         low = part.lower()
-        words.extend(expansions.get(low, (low,)))
+        words.extend(expansions.get(low) or _compound(low) or (low,))
     return tuple(words)
+
+
+def _compound(part: str) -> tuple[str, ...] | None:
+    """Two words run together, each an English word or a known abbreviation: "bodywt" ->
+    body weight, "brainwt" -> brain weight. None when the part is a word itself."""
+    if len(part) < 5 or not part.isalpha() or is_english(part):
+        return None
+    expansions = abbreviations()
+    for cut in range(len(part) - 2, 2, -1):
+        left, right = part[:cut], part[cut:]
+        left_words = expansions.get(left) or ((left,) if is_english(left) else None)
+        right_words = expansions.get(right) or ((right,) if is_english(right) else None)
+        if left_words and right_words and len(left) > 2:
+            return (*left_words, *right_words)
+    return None
 
 
 @cache
