@@ -212,9 +212,12 @@ def scan_tables(
             counted = counts.get(name)
             row_count = _count_rows(connection, name, timeout) if counted is None else counted
             text_columns = [r.column for r in rows if is_text_type(r.type)]
-            values = batched.get(name)
-            if values is None:
-                values = _distinct_text_values(connection, name, text_columns, row_count, timeout)
+            cached = batched.get(name)
+            values = (
+                cached
+                if cached is not None
+                else _distinct_text_values(connection, name, text_columns, row_count, timeout)
+            )
         columns = []
         for r in rows:
             distinct = values.get(r.column, ())
