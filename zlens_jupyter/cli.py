@@ -66,6 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         err.print("zlens: interrupted")
         return 1
+    finally:
+        while _OPENED:
+            _OPENED.pop().close()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -160,7 +163,14 @@ def _parser() -> argparse.ArgumentParser:
 def _session(args: argparse.Namespace) -> Any:
     from .session import Session
 
-    return Session(args.db, args.project)
+    session = Session(args.db, args.project)
+    _OPENED.append(session)
+    return session
+
+
+# Sessions a command opened, closed when it returns: `main` may run in a process that goes
+# on (tests, a notebook's `!`-less call), and an open session keeps the file attached.
+_OPENED: list[Any] = []
 
 
 def _ask(args: argparse.Namespace, out: Console, err: Console) -> int:

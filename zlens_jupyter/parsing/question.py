@@ -179,14 +179,7 @@ def _parse(
     group_starts = find_group_markers(tokens, p.taken)
     spec.time_grain = find_time_grain(tokens, p.taken, group_starts)
     superlative, superlative_at = find_superlative(tokens, p.taken)
-    kinds = {agg for _, _, agg in aggs}
-    if "avg" in kinds and kinds & {"count", "count_distinct"}:
-        # "on average, how many bakers appeared per episode": an average of counts.
-        return _clarify(
-            "An average of a count (per episode, per year …) is not something I can compute "
-            "yet; ask for the count by that grouping instead.",
-            [],
-        )
+
     spans = find_spans(tokens, lexicon, p.taken)
     for span in spans:
         p.taken.update(range(span.start, span.end))
@@ -249,6 +242,27 @@ def _parse(
         )
         if isinstance(measures, ParseResult):
             return measures
+        averaged = any(agg == "avg" for _, _, agg in aggs)
+        if averaged and any(m.agg == "count" and m.target is None for m in measures):
+            # "on average, how many bakers appeared per episode": an average of counts.
+            return _clarify(
+                "An average of a count (per episode, per year …) is not something I can "
+                "compute yet; ask for the count by that grouping instead.",
+                [],
+            )
+        if averaged:
+            # "on average, how many bakers appeared per episode" over a table of episodes:
+            # "per episode" is what is averaged over, its rows, not a grouping.
+            fact = measures[0].table.lower()
+            group_spans = [
+                g
+                for g in group_spans
+                if not (
+                    g.start > 0
+                    and tokens[g.start - 1] == "per"
+                    and any(t.kind == "table" and t.table.lower() == fact for t in g.targets)
+                )
+            ]
         ranking = superlative is not None or limit is not None
         if ranking and len(measures) > 1 and (group_spans or limit is not None):
             # "the highest total sales volume" over sales and volume: rank by which?
