@@ -295,14 +295,6 @@ class AgentRun(Record):
         result = self.result or {"columns": [], "rows": []}
         return pd.DataFrame([list(r) for r in result["rows"]], columns=result["columns"])
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Any:
-        """Jupyter's rich display: the run shows as its answer card, so `Out[n]` is the
-        answer. The card is built by `notebook/render.py` (pure formatting, no Jupyter
-        imports), loaded only when a front end asks."""
-        from ..notebook.render import answer_display
-
-        return answer_display(self)
-
     def __repr__(self) -> str:
         trust = self.trust_state.value if self.trust_state else "-"
         return (
