@@ -100,9 +100,19 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _start_server(app: str, root: Path, work: Path) -> Iterator[Server]:
+# JupyterLab as installed: no widget state is saved with the notebook.
+DEFAULT_SETTINGS = {
+    key: value
+    for key, value in USER_SETTINGS.items()
+    if not key.startswith("@jupyter-widgets/jupyterlab-manager")
+}
+
+
+def _start_server(
+    app: str, root: Path, work: Path, user_settings: dict[str, Any] | None = None
+) -> Iterator[Server]:
     settings = work / "settings"
-    for relative, values in USER_SETTINGS.items():
+    for relative, values in (USER_SETTINGS if user_settings is None else user_settings).items():
         target = settings / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(values))
@@ -169,6 +179,13 @@ def notebook_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def lab(notebook_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     yield from _start_server("lab", notebook_root, tmp_path_factory.mktemp("lab"))
+
+
+@pytest.fixture(scope="session")
+def lab_defaults(notebook_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A second JupyterLab with the widget manager's default settings (saveState off)."""
+    work = tmp_path_factory.mktemp("lab-defaults")
+    yield from _start_server("lab", notebook_root, work, DEFAULT_SETTINGS)
 
 
 @pytest.fixture(scope="session")
@@ -325,6 +342,13 @@ class NotebookDriver:
 @pytest.fixture
 def lab_page(page: Any, lab: Server, request: pytest.FixtureRequest) -> NotebookDriver:
     return NotebookDriver(page, lab, request.node.name, "lab")
+
+
+@pytest.fixture
+def lab_defaults_page(
+    page: Any, lab_defaults: Server, request: pytest.FixtureRequest
+) -> NotebookDriver:
+    return NotebookDriver(page, lab_defaults, request.node.name, "lab")
 
 
 @pytest.fixture

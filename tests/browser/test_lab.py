@@ -118,7 +118,12 @@ def test_stop_interrupts_a_synchronous_run(lab_page):
     panel.locator(".zl-orb[data-state=cancelled]").wait_for()
     # The extension handled the DOM event (preventDefault) and interrupted the kernel.
     assert panel.locator(".zl-note").inner_text() == "Stopped: the kernel was interrupted."
-    assert panel.locator(".zl-trust").get_attribute("data-trust") == "review_required"
+    assert panel.locator(".zl-trust").get_attribute("data-trust") == "cancelled"
+    assert panel.locator(".zl-trust").inner_text() == "cancelled"
+    # The tracker stays on the phase the run stopped in, greyed; Done is never reached.
+    assert panel.locator(".zl-tracker.zl-stopped .zl-phase.zl-current").get_attribute(
+        "data-phase"
+    ) in ("plan", "work")
     assert "cancelled before an answer" in panel.locator(".zl-reason").inner_text()
     assert "run ended: cancelled" in nb.cell(1).locator(".jp-OutputArea").inner_text()
     # The Engine turned the KeyboardInterrupt into a cancelled run: no traceback.

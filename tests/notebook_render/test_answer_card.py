@@ -6,8 +6,17 @@ from __future__ import annotations
 import base64
 import re
 
-from zlens_jupyter.engine import CancelToken, Engine, Route, RunStatus, StepContext, StepOutcome
+from zlens_jupyter.engine import (
+    AgentRun,
+    CancelToken,
+    Engine,
+    Route,
+    RunStatus,
+    StepContext,
+    StepOutcome,
+)
 from zlens_jupyter.labels import local_time, outcome_label
+from zlens_jupyter.notebook.answer import answer_run
 from zlens_jupyter.notebook.render import answer_display
 from zlens_jupyter.notebook.summary import failed_bundle, summary_bundle
 from zlens_jupyter.notebook.widget import RunPanel
@@ -27,7 +36,9 @@ def cancelled_run():
 
 
 def test_the_run_displays_as_one_answer_card_with_a_static_chart(grounded_run):
-    data, metadata = grounded_run._repr_mimebundle_()
+    shown = answer_run(grounded_run)
+    assert isinstance(shown, AgentRun) and shown.to_dict() == grounded_run.to_dict()
+    data, metadata = shown._repr_mimebundle_()
     assert set(data) == {"text/html", "text/plain", VEGA, "image/svg+xml"}
     assert metadata["zlens"]["run_id"] == grounded_run.id
     html = data["text/html"]
@@ -62,7 +73,7 @@ def test_a_cancelled_run_reads_cancelled_everywhere():
     assert 'data-trust="cancelled"' in summary["text/html"]
     # Where it stopped: the executor was at work.
     assert "stopped in Work (step 1)" in summary["text/plain"]
-    assert " · cancelled · cancelled · " in summary["text/plain"]
+    assert " · cancelled · 1 step · " in summary["text/plain"]  # said once
 
 
 def test_a_cancelled_panel_keeps_the_phase_it_stopped_in():

@@ -26,6 +26,7 @@ from IPython.display import HTML, display
 from ..engine import AgentRun, CancelToken
 from ..errors import UserError, ZLensError
 from ..inputs import check_budget, terminal_safe
+from .answer import answer_run
 from .chart_image import SVG
 from .config import ZLens
 from .options import AskOptions, parse_ask
@@ -172,6 +173,7 @@ class ZLensMagics(Magics):
                 if panel is not None:
                     self._settle_panel(panel, panel_handle, None, exc)
                 raise
+            result = answer_run(result)  # displays as its answer card
             if panel is not None:
                 panel.finish(result)
                 self._settle_panel(panel, panel_handle, result)
@@ -183,6 +185,7 @@ class ZLensMagics(Magics):
         if options.background:
             if panel is not None:
                 panel.background = True
+                panel.hear_while_busy()
             handle = display(HTML("<i>ZLens is working…</i>"), display_id=True)
 
             def work() -> None:
@@ -203,7 +206,7 @@ class ZLensMagics(Magics):
         self._store(options, finished)
         if options.insert:
             self._insert(finished)
-        # The returned run IS the answer: `Out[n]` shows its card (AgentRun's rich display).
+        # The returned run IS the answer: `Out[n]` shows its card (AnswerRun's rich display).
         self._unshown.append(finished)
         return finished
 

@@ -80,13 +80,17 @@ def failed_bundle(question: str, message: str) -> Bundle:
     return {"text/html": html, "text/plain": f"ZLens run did not start: {message}"}, {}
 
 
+def _states(data: dict[str, Any], orb: str) -> list[str]:
+    """The orb's words and the label's, once when they agree (`cancelled`, `blocked`)."""
+    orb_words = ORB_WORDS.get(orb, orb)
+    label = outcome_label(data.get("status"), data.get("trust_state"))[1]
+    return [orb_words] if orb_words == label else [orb_words, label]
+
+
 def summary_line(data: dict[str, Any], orb: str) -> str:
+    states = " · ".join(_states(data, orb))
     facts = " · ".join(_facts(data))
-    return (
-        f"ZLens {data.get('id', '?')} · {ORB_WORDS.get(orb, orb)} · "
-        f"{outcome_label(data.get('status'), data.get('trust_state'))[1]} · {facts}"
-        f" — {data.get('question', '')}"
-    )
+    return f"ZLens {data.get('id', '?')} · {states} · {facts} — {data.get('question', '')}"
 
 
 def _facts(data: dict[str, Any]) -> list[str]:
@@ -149,10 +153,13 @@ def summary_html(data: dict[str, Any], orb: str) -> str:
     facts = "".join(
         f'<span class="zl-fact" style="{_MUTED}"> · {escape(fact)}</span>' for fact in _facts(data)
     )
+    orb_label = ""
+    if len(_states(data, orb)) == 2:
+        orb_label = f' <span class="zl-orb-label" style="{_MUTED}">{ORB_WORDS.get(orb, orb)}</span>'
+
     head = (
         f'<summary style="cursor: pointer; list-style-position: inside">{_orb_html(orb)}'
-        f' <span class="zl-orb-label" style="{_MUTED}">{escape(ORB_WORDS.get(orb, orb))}</span>'
-        f" {chip}{facts}"
+        f"{orb_label} {chip}{facts}"
         f' <span class="zl-question" style="{_MUTED}"> — {escape(str(data.get("question", "")))}'
         "</span></summary>"
     )

@@ -145,6 +145,19 @@ class RunPanel(anywidget.AnyWidget):
         self.orb, self.phase = "idle", "idle"
         self.stoppable = True
 
+    def hear_while_busy(self) -> None:
+        """Let Stop reach this panel while another cell keeps the main shell busy.
+
+        ipykernel 7.4 routes a comm's incoming messages to the subshell that last published
+        on it; for a panel updated from a worker thread that is the main shell, where a Stop
+        would wait behind whatever cell runs next (measured: until it ended). JupyterLab
+        sends widget messages on a subshell of their own: handled there, Stop cancels the
+        background run at once. The hook is ipykernel's; without it nothing changes.
+        """
+        comm = getattr(self, "comm", None)
+        if comm is not None and hasattr(comm, "_reply_subshell_for"):
+            comm._reply_subshell_for = lambda _data, default: default
+
     def on_stop(self, callback: Callable[[], object]) -> None:
         """Call `callback()` when the user clicks Stop (e.g. `panel.on_stop(token.cancel)`).
 
