@@ -228,3 +228,17 @@ def test_the_model_is_configured_by_the_zlens_traitlets(nb):
         nb.run("%config ZLens.model_planner = True")
         nb.run("%zlens connect sample")
         assert nb.magics.session.model_config.plan_steps is True
+
+
+def test_a_run_that_fails_before_starting_leaves_a_finished_panel(nb, panels):
+    nb.run("%zlens connect sample")
+    nb.magics.session.close()  # the next run cannot start
+    _, out = nb.run("%zlens What is revenue by region?")
+    assert "this database connection is closed" in out.stderr
+    [panel] = panels
+    live, settled = out.outputs
+    assert WIDGET in live.data and settled.update
+    assert settled.transient["display_id"] == live.transient["display_id"]
+    assert 'data-orb="failed"' in settled.data["text/html"]
+    assert settled.data["text/plain"].startswith("ZLens run did not start: ")
+    assert (panel.orb, panel.stoppable, panel.comm) == ("failed", False, None)
