@@ -176,6 +176,7 @@ def find_abbreviated(
     vowels after it for a skeleton, so "age" is not read into "average".
     """
     spans: list[Span] = []
+    spans += _initialisms(tokens, lex, taken, ignore)
     for i, token in enumerate(tokens):
         if i in taken or token in ignore or len(token) < 4 or not token.isalpha():
             continue
@@ -199,3 +200,31 @@ def _shortens(short: str, word: str) -> bool:
         return False
     rest = iter(word[1:])
     return all(c in rest for c in short[1:])
+
+
+def _initialisms(
+    tokens: list[str], lex: Lexicon, taken: set[int], ignore: frozenset[str]
+) -> list[Span]:
+    """ "personal consumption expenditures" for `pce`: consecutive unexplained words whose
+    initials spell a column's whole (2 to 5 letter) name. Marks the words it uses taken."""
+    spans: list[Span] = []
+    singles = {
+        key[0]: targets
+        for key, targets in lex.phrases.items()
+        if len(key) == 1 and 2 <= len(key[0]) <= 5 and key[0].isalpha()
+    }
+    i = 0
+    while i < len(tokens):
+        for size in range(5, 1, -1):
+            window = range(i, i + size)
+            if i + size > len(tokens) or any(j in taken or tokens[j] in ignore for j in window):
+                continue
+            initials = "".join(tokens[j][0] for j in window)
+            columns = [t for t in singles.get(initials, []) if t.kind == "column"]
+            if len(columns) == 1:
+                spans.append(Span(i, i + size, (columns[0],)))
+                taken.update(window)
+                i += size - 1
+                break
+        i += 1
+    return spans

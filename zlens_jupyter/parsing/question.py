@@ -25,6 +25,7 @@ from .lexicon import (
     is_temporal,
 )
 from .phrasing import (
+    GRAINS,
     ROW_WORDS,
     Comparison,
     find_aggregates,
@@ -183,6 +184,14 @@ def _parse(
     spans = find_spans(tokens, lexicon, p.taken)
     for span in spans:
         p.taken.update(range(span.start, span.end))
+    if spec.time_grain is None:
+        for i, token in enumerate(tokens):
+            if i not in p.taken and token in GRAINS and _has_dates(catalog):
+                # "in which month was unemployment highest": no column is called month,
+                # so it is the month of the table's date.
+                spec.time_grain = token
+                p.taken.add(i)
+                break
     abbreviated = find_abbreviated(tokens, lexicon, p.taken, GLUE_WORDS)
     if isinstance(abbreviated, list):
         for span in abbreviated:
@@ -449,6 +458,12 @@ def _measures(
         numeric = _pick(span, None, numeric=True)
         if numeric is not None and (numeric.column or "").lower() in _CALENDAR_WORDS:
             numeric = None  # "the hottest day" ranks days; it is not the maximum of `Day`
+        dated = next((t for t in span.targets if t.kind == "column" and is_temporal(t.type)), None)
+        if agg is None and superlative is not None and not grouped and dated is not None:
+            # "the earliest date in the data", "the latest order date"
+            kind = "max" if superlative else "min"
+            measures.append(Measure(kind, dated.table, dated, alias=f"{kind}_{dated.column}"))
+            continue
         # "lowest salary by sex": a superlative right before a column is its min/max,
         # grouped or not ("which sex has the lowest salary" is a ranking instead).
         adjacent = superlative_at is not None and superlative_at == span.start - 1
@@ -581,6 +596,10 @@ def _numbered_columns(
             found.append((span, int(tokens[at])))
             taken.add(at)
     return found
+
+
+def _has_dates(catalog: Catalog) -> bool:
+    return any(is_temporal(c.type) for t in catalog.tables.values() for c in t.columns)
 
 
 _LABELS = ("name", "title", "label")
