@@ -8,10 +8,13 @@
 //     and the Python side turns the KeyboardInterrupt into a cancelled run.
 //   - `zlens:insert-cell` {source, cell_type}: a widget asks for a new cell below its cell.
 //   - clicks on `[data-zlens-insert]` (base64 UTF-8 source) in answer HTML: the same insertion.
+//   - clicks on `[data-zlens-ask]` (a clarification's option): the re-asked question goes into
+//     a new cell below, which runs at once.
 // Handled events get preventDefault(), which tells the sender that someone acted on them.
-import { INotebookTracker } from '@jupyterlab/notebook';
+import { INotebookTracker, NotebookActions } from '@jupyterlab/notebook';
 
 const INSERT_SELECTOR = '[data-zlens-insert], .zlens-insert';
+const ASK_SELECTOR = '[data-zlens-ask]';
 
 /** Decode base64 holding UTF-8 text (atob alone yields Latin-1 code units). */
 function decodeBase64Utf8(encoded) {
@@ -95,6 +98,20 @@ function attach(panel) {
     }
   };
   const onClick = event => {
+    const ask = event.target.closest ? event.target.closest(ASK_SELECTOR) : null;
+    if (ask && node.contains(ask)) {
+      // A clarification's option: ask again with that choice, in a new cell below, now.
+      const source = decodeBase64Utf8(ask.getAttribute('data-zlens-ask'));
+      if (insertBelow(panel, ask, source, 'code')) {
+        event.preventDefault();
+        event.stopPropagation();
+        ask.setAttribute('data-zlens-asked', 'true');
+        NotebookActions.run(panel.content, panel.sessionContext).catch(error =>
+          console.warn('zlens: could not run the new cell', error)
+        );
+      }
+      return;
+    }
     const button = event.target.closest ? event.target.closest(INSERT_SELECTOR) : null;
     if (!button || !node.contains(button)) {
       return;

@@ -187,6 +187,9 @@ def _sql_hash(sql: str) -> str:
 def answer_text(data: dict[str, Any]) -> str:
     """The answer for a terminal: sentence, a small aligned table, trust, SQL, provenance."""
     lines = [answer_sentence(data), ""]
+    options = clarification_options(data)
+    if options:
+        lines += [f"  - {o['question']}" for o in options] + [""]
     preview = _preview(data)
     if preview is not None:
         columns, rows, note = preview
@@ -236,6 +239,7 @@ def answer_html(data: dict[str, Any], *, chart: str = "") -> str:
         f'<div class="zlens-provenance" style="{_MUTED}; font-size: 12px; margin: 4px 0">'
         f"{escape(provenance_line(data))}</div>"
     )
+    parts.append(_options_html(data))
     parts.append(_actions_html(data))
     parts.append("</div>")
     return "\n".join(p for p in parts if p)
@@ -279,6 +283,51 @@ def _table_html(data: dict[str, Any]) -> str:
         ' font-variant-numeric: tabular-nums">'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
         f'<div class="zlens-rows" style="{_MUTED}; font-size: 12px">{escape(note)}</div>'
+    )
+
+
+def clarification_options(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The options a clarifying question offers (each re-asks the question), if any."""
+    for artifact in data.get("artifacts") or []:
+        if artifact.get("kind") == "clarification":
+            options = (artifact.get("content") or {}).get("options") or []
+            return [o for o in options if isinstance(o, dict) and o.get("question")]
+    return []
+
+
+def reask_source(question: str) -> str:
+    """The cell that asks `question` again (a cell magic when it spans lines)."""
+    return f"%%zlens\n{question}" if "\n" in question else f"%zlens {question}"
+
+
+def _option_detail(option: dict[str, Any]) -> str:
+    where = f"{option['table']}.{option['column']}" if option.get("column") else ""
+    parts = [where, str(option.get("type") or "").lower()]
+    samples = option.get("samples") or []
+    if samples:
+        parts.append("e.g. " + ", ".join(str(v) for v in samples))
+    if option.get("description"):
+        parts.append(str(option["description"]))
+    return " · ".join(p for p in parts if p)
+
+
+def _options_html(data: dict[str, Any]) -> str:
+    """A clarification's options as buttons: a click asks again with that choice, below."""
+    options = clarification_options(data)
+    if not options:
+        return ""
+    buttons = "".join(
+        f'<button type="button" class="zlens-option zlens-option-{escape(str(o.get("kind")))}"'
+        f' data-zlens-ask="{encode_source(reask_source(str(o["question"])))}"'
+        f' title="{escape("Ask: " + str(o["question"]))}"'
+        f' style="{_BUTTON}; margin: 2px 6px 2px 0; text-align: left">'
+        f"<b>{escape(str(o.get('label') or o.get('column') or ''))}</b>"
+        f' <span style="{_MUTED}; font-size: 12px">{escape(_option_detail(o))}</span></button>'
+        for o in options
+    )
+    return (
+        f'<div class="zlens-options" style="margin: 4px 0 8px">'
+        f'<div style="{_MUTED}; font-size: 12px">Pick one to ask again:</div>{buttons}</div>'
     )
 
 

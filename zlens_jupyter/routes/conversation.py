@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..engine import Artifact, StepContext, StepOutcome
+from ..engine import StepContext, StepOutcome
+from .clarify_options import clarification_options
+from .generated import clarification
 from .kit import RouteKit, refuse_unsafe_request
 
 
@@ -18,20 +20,14 @@ class Clarify:
         refuse_unsafe_request(ctx.question)
         parsed = self.kit.parse(ctx.question)
         question = parsed.clarification
+        candidates = list(parsed.candidates)
         if not question:
             linked = self.kit.warehouse.link(ctx.question, k_columns=5)
-            names = [f"{c.table}.{c.column}" for c in linked.columns[:3]]
-            question = "Which measure do you mean" + (f": {', '.join(names)}?" if names else "?")
-        return StepOutcome(
-            clarification=question,
-            artifacts=[
-                Artifact(
-                    kind="clarification",
-                    title="Clarifying question",
-                    content={"question": question},
-                )
-            ],
-        )
+            candidates = [f"{c.table}.{c.column}" for c in linked.columns[:3]]
+            names = ", ".join(candidates)
+            question = "Which measure do you mean" + (f": {names}?" if names else "?")
+        options = clarification_options(self.kit, ctx.question, parsed.unresolved, candidates)
+        return clarification(question, candidates, parsed.unresolved, options)
 
 
 class Converse:

@@ -12,6 +12,7 @@ from ..engine import Artifact, StepContext, StepOutcome
 from ..errors import QueryError, QueryTimeout
 from ..gates import lexical_hint, typo_repairs
 from ..parsing import QuestionSpec
+from .clarify_options import clarification_options
 from .kit import RouteKit, apply_lexical_repair, looks_like_sql, refuse_unsafe_request
 from .narrate import asked_order, describe, fmt
 from .sqlbuild import Unbuildable, build_sql, coverage_sql
@@ -105,6 +106,7 @@ class GeneratedAnswer:
                 parsed.clarification or "Could you rephrase the question?",
                 parsed.candidates,
                 parsed.unresolved,
+                clarification_options(self.kit, ctx.question, parsed.unresolved, parsed.candidates),
             )
         try:
             sql = build_sql(parsed.spec, self.kit.warehouse.catalog(), self.kit.semantic)
@@ -126,17 +128,27 @@ class GeneratedAnswer:
         return f"{first} to {last}" if first and last else None
 
 
-def clarification(question: str, candidates: list[str], unresolved: list[str]) -> StepOutcome:
+def clarification(
+    question: str,
+    candidates: list[str],
+    unresolved: list[str],
+    options: list[dict[str, Any]] | None = None,
+) -> StepOutcome:
+    """Ask one question; `options` (see clarify_options) are the answers it offers."""
+    near = [
+        str(o.get("column") or o.get("metric"))
+        for o in options or []
+        if o.get("kind") in ("near_spelling", "metric")
+    ]
+    if near and "did you mean" not in question.lower():
+        question += " Did you mean " + " or ".join(dict.fromkeys(near[:3])) + "?"
+    content: dict[str, Any] = {"question": question, "candidates": candidates}
+    if options:
+        content["options"] = options
     return StepOutcome(
         clarification=question,
         parsed_intent={"unresolved": unresolved, "candidates": candidates},
-        artifacts=[
-            Artifact(
-                kind="clarification",
-                title="Clarifying question",
-                content={"question": question, "candidates": candidates},
-            )
-        ],
+        artifacts=[Artifact(kind="clarification", title="Clarifying question", content=content)],
     )
 
 

@@ -15,6 +15,7 @@ from sqlglot import exp
 
 from ..engine import Artifact, StepContext, StepOutcome
 from ..parsing import Filter, GroupBy, QuestionSpec, TimeRange, is_key
+from .clarify_options import clarification_options
 from .generated import clarification
 from .kit import RouteKit, refuse_unsafe_request
 from .narrate import fmt, humanize
@@ -37,6 +38,7 @@ class Research:
                 parsed.clarification or "Which measure should I investigate?",
                 parsed.candidates,
                 parsed.unresolved,
+                clarification_options(self.kit, ctx.question, parsed.unresolved, parsed.candidates),
             )
         spec = parsed.spec
         spec.measures = spec.measures[:1]
