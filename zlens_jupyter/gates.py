@@ -56,9 +56,25 @@ def evaluate(ctx: StepContext, outcome: StepOutcome) -> list[Evaluation]:
             check_cardinality(ctx.route, shape, outcome),
             check_top_n(shape, outcome),
             check_answer_numbers(outcome, ctx.question),
+            check_assumptions(outcome),
             check_answer_direction(outcome, ctx.question, ctx.route),
         ]
     return [c for c in checks if c is not None]
+
+
+def check_assumptions(outcome: StepOutcome) -> Evaluation | None:
+    """A reading the parser could not check against the data ("cars" as the rows of `mpg`)
+    is said in the answer and keeps it from being vouched for: review required."""
+    notes = (outcome.parsed_intent or {}).get("notes") or []
+    if not notes:
+        return None
+    return Evaluation(
+        id="assumption",
+        label="Reading",
+        passed=False,
+        severity=Severity.WARNING,
+        message=f"read the question assuming {'; '.join(notes)}: check that is what you meant",
+    )
 
 
 def check_read_only(outcome: StepOutcome) -> Evaluation | None:

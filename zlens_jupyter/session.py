@@ -144,8 +144,12 @@ class Session:
             certified_block=match.block.name if match.block else None,
             metric_score=metrics[0][1] if metrics else 0.0,
             has_retrieval=bool(linked.columns),
-            # The user's own SQL is grounded by the catalog check, not by its words.
-            missing_context=not linked.columns and not metrics and not looks_like_sql(question),
+            # The user's own SQL is grounded by the catalog check, not by its words; a question
+            # the parser resolves has its context, whatever keyword search found.
+            missing_context=not linked.columns
+            and not metrics
+            and not looks_like_sql(question)
+            and self.kit.parse(question).spec is None,
             notes=match.notes,
         )
 

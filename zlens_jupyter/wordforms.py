@@ -87,3 +87,9 @@ def value_forms(word: str) -> tuple[str, ...]:
 def is_english(word: str) -> bool:
     """Whether the English tables know the word (any part of speech)."""
     return len(word) > 1 and bool(_lemmas(word.lower()))
+
+
+@cache
+def is_noun(word: str) -> bool:
+    """Whether the English tables read the word as a noun."""
+    return "NOUN" in _lemmas(word.lower())

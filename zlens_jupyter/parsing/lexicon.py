@@ -194,8 +194,8 @@ def find_abbreviated(
 def _shortens(short: str, word: str) -> bool:
     if len(short) < 3 or short == word or short[0] != word[0] or len(short) >= len(word):
         return False
-    if word.startswith(short):
-        return len(short) >= 4 or len(short) / len(word) >= 0.5
+    if word.startswith(short) and (len(short) >= 4 or len(short) / len(word) >= 0.5):
+        return True
     if any(c in "aeiou" for c in short[1:]):
         return False
     rest = iter(word[1:])

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..semantic import SemanticModel
 from ..warehouse import Catalog, ValueMatch
+from ..wordforms import is_noun
 from .frame import EXCLUSIONS, read_frame
 from .lexicon import (
     Lexicon,
@@ -184,6 +185,7 @@ def _parse(
     spans = find_spans(tokens, lexicon, p.taken)
     for span in spans:
         p.taken.update(range(span.start, span.end))
+    ranked_grain = False  # "in which month was …": one month, ranked
     if spec.time_grain is None:
         for i, token in enumerate(tokens):
             if i not in p.taken and token in GRAINS and _has_dates(catalog):
@@ -191,6 +193,7 @@ def _parse(
                 # so it is the month of the table's date.
                 spec.time_grain = token
                 p.taken.add(i)
+                ranked_grain = i > 0 and tokens[i - 1] in ("which", "what")
                 break
     abbreviated = find_abbreviated(tokens, lexicon, p.taken, GLUE_WORDS)
     if isinstance(abbreviated, list):
@@ -209,6 +212,14 @@ def _parse(
         for i, t in enumerate(tokens)
         if i not in p.taken and t not in GLUE_WORDS and stem(t) not in GLUE_WORDS
     ]
+    entity = _row_entity(tokens, p.taken, unresolved, catalog)
+    if entity is not None:
+        # "how many cars are made by Toyota" over the one table `mpg`: its rows are the cars.
+        at, table = entity
+        spans = sorted([*spans, Span(at, at + 1, (Target("table", table),))], key=lambda s: s.start)
+        p.taken.add(at)
+        spec.notes.append(f"each row of {table} counted as one {stem(tokens[at])}")
+        unresolved = [t for t in unresolved if t != tokens[at]]
     if unresolved:
         return _clarify_unresolved(unresolved)
 
@@ -316,12 +327,14 @@ def _parse(
         if f.op == "in" and (f.table.lower(), f.column.lower()) not in grouped_on:
             # "compare the price of Ideal and Fair": one row for each, side by side.
             spec.group_by.append(GroupBy(f.table, f.column, alias=f.column))
+    if ranked_grain and superlative is not None:
+        limit = limit or 1
     shaped = spec.group_by or limit or any(m.agg in ("min", "max") for m in spec.measures)
     if superlative is not None and not shaped and not spec.listing:
         # "who is the oldest baker": a superlative that ranks nothing must not leave a count.
         word = tokens[superlative_at] if superlative_at is not None else "that"
         return _clarify(f"'{word}' by which column? Name the number to rank by.", [])
-    if superlative is not None and (spec.group_by or limit):
+    if superlative is not None and (spec.group_by or limit or spec.time_grain):
         spec.order_desc = superlative
     elif desc is not None:
         spec.order_desc = desc
@@ -596,6 +609,21 @@ def _numbered_columns(
             found.append((span, int(tokens[at])))
             taken.add(at)
     return found
+
+
+def _row_entity(
+    tokens: list[str], taken: set[int], unresolved: list[str], catalog: Catalog
+) -> tuple[int, str] | None:
+    """The one unexplained word of a one-table database that is a plural noun people count
+    or rank ("cars", "animals", "characters"): what the table's rows are. Only that word
+    may be unexplained, and the answer says how it was read."""
+    if len(catalog.tables) != 1 or len(unresolved) != 1:
+        return None
+    word = unresolved[0]
+    at = next((i for i, t in enumerate(tokens) if t == word and i not in taken), None)
+    if at is None or stem(word) == word or not is_noun(word):
+        return None
+    return at, next(iter(catalog.tables.values())).name
 
 
 def _has_dates(catalog: Catalog) -> bool:

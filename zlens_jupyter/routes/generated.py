@@ -189,6 +189,7 @@ def filter_phrase(spec: QuestionSpec | None) -> str:
     ]
     if spec.time_range is not None:
         parts.append(spec.time_range.said)
+    parts += spec.notes  # how a word was read: "each row of mpg counted as one car"
     return ", ".join(parts)
 
 

@@ -93,6 +93,7 @@ class RouteKit:
     statement_timeout_s: float = 30.0
     _lexicon: tuple[str, Lexicon] | None = field(default=None, repr=False)
     _validated: dict[tuple[str, str], list[Any]] = field(default_factory=dict, repr=False)
+    _parsed: dict[tuple[str, str], ParseResult] = field(default_factory=dict, repr=False)
 
     def lexicon(self) -> Lexicon:
         catalog = self.warehouse.catalog()
@@ -105,6 +106,16 @@ class RouteKit:
         return read_frame_once(strip_framing(question))
 
     def parse(self, question: str) -> ParseResult:
+        """The question parsed against the catalog, once per question and schema: routing
+        asks first, the route asks again, and both get the same result."""
+        key = (self.warehouse.catalog().fingerprint, question)
+        if key not in self._parsed:
+            if len(self._parsed) > 256:
+                self._parsed.clear()
+            self._parsed[key] = self._parse(question)
+        return self._parsed[key]
+
+    def _parse(self, question: str) -> ParseResult:
         question = strip_framing(question)
         catalog = self.warehouse.catalog()
         values = self.warehouse.probe_values(question)

@@ -23,6 +23,14 @@ def fmt(value: Any) -> str:
     return str(value)
 
 
+def group_label(value: Any) -> str:
+    """A group's name as the sentence shows it: whole numbers there are years, ids and codes
+    (2015, not 2,015); everything else as `fmt` shows it."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return fmt(value)
+
+
 def humanize(alias: str) -> str:
     """A column name as words: `avg_delay` -> "Average delay", `sum(amount)` -> "Total amount",
     DuckDB's `count_star()` -> "Count", `avg_weight_kg` -> "Average weight (kg)"."""
@@ -98,7 +106,7 @@ def describe(
         return _listing(result, columns, rows, where)
     if shape == "timeseries":
         first, last = rows[0], rows[-1]
-        when = lambda row: " ".join(fmt(v) for v in row[:-1])  # noqa: E731
+        when = lambda row: " ".join(group_label(v) for v in row[:-1])  # noqa: E731
         text = (
             f"{label} by {', '.join(dims)} from {when(first)} to {when(last)}: "
             f"{fmt(last[-1])} in {when(last)}"
@@ -107,7 +115,7 @@ def describe(
             prev = rows[-2]
             text += f", after {fmt(prev[-1])} in {when(prev)}"
         return text + where + "."
-    names = lambda row: " / ".join(fmt(v) for v in row[:-1])  # noqa: E731
+    names = lambda row: " / ".join(group_label(v) for v in row[:-1])  # noqa: E731
     shown = rows[:3]
     listed = ", ".join(f"{names(r)} ({fmt(r[-1])})" for r in shown)
     if shape == "topn":

@@ -153,6 +153,8 @@ def _grain_exprs(
 ) -> list[tuple[str, exp.Expr]]:
     table, column = time
     if column is not None:
+        if grain == "year":  # a year reads 2015, not 2015-01-01
+            return [("year", exp.func("year", exp.column(column, table=table)))]
         trunc = exp.func("date_trunc", exp.Literal.string(grain), exp.column(column, table=table))
         return [(grain, exp.cast(trunc, "DATE"))]
     parts = {
