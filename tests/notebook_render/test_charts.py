@@ -45,8 +45,9 @@ def test_category_and_number_make_a_sorted_bar_chart(grounded_run):
     assert spec["encoding"]["x"] == {
         "field": "segment",
         "type": "nominal",
-        "title": "segment",
+        "title": "Segment",  # words, not the raw column name
         "sort": "-y",
+        "axis": {"labelAngle": 0},  # labels read level
     }
     assert [row["revenue"] for row in spec["data"]["values"]] == [1250.5, 990.25, 1733.0]
 
@@ -76,7 +77,7 @@ def test_single_values_and_wide_tables_get_no_chart(make_run):
     assert spec_for(make_run, {"columns": ["total"], "rows": [[42]]}) is None
     one_row = {"columns": ["segment", "revenue"], "rows": [["A", 1.0]]}
     assert spec_for(make_run, one_row) is None
-    wide = {"columns": ["a", "b", "c"], "rows": [["x", "y", 1], ["z", "w", 2]]}
+    wide = {"columns": ["a", "b", "c", "d"], "rows": [["x", "y", "v", 1], ["z", "w", "u", 2]]}
     assert spec_for(make_run, wide) is None
     text_only = {"columns": ["a", "b"], "rows": [["x", "y"], ["z", "w"]]}
     assert spec_for(make_run, text_only) is None
@@ -100,7 +101,7 @@ def test_dotted_field_names_are_escaped_for_vega_lite():
     spec = vega_lite_spec({"question": "q", "result": result})
     assert spec is not None
     assert spec["encoding"]["x"]["field"] == "o\\.segment"
-    assert spec["encoding"]["x"]["title"] == "o.segment"
+    assert spec["encoding"]["x"]["title"] == "o.segment"  # not an identifier: as written
     assert_valid(spec)
 
 
@@ -119,3 +120,54 @@ def test_answer_outputs_put_the_chart_in_its_own_output(grounded_run, clarificat
     assert chart["text/plain"] == "[bar chart: revenue by segment]"
     assert chart_meta == meta
     assert len(answer_outputs(clarification_run)) == 1
+
+
+def test_two_dimensions_are_colour_encoded_grouped_bars_with_a_legend(make_run):
+    result = {
+        "columns": ["region", "segment", "revenue"],
+        "rows": [[r, s, 10.0 * i + j] for i, r in enumerate("NESW") for j, s in enumerate("AB")],
+    }
+    spec = spec_for(make_run, result)
+    assert spec is not None
+    assert_valid(spec)
+    assert spec["mark"]["type"] == "bar"
+    assert spec["encoding"]["color"] == {"field": "segment", "type": "nominal", "title": "Segment"}
+    assert spec["encoding"]["xOffset"] == {"field": "segment", "type": "nominal"}
+    assert "stack" not in spec["encoding"]["y"]
+
+
+def test_time_and_a_dimension_make_one_line_per_colour(make_run):
+    months = ["2025-01", "2025-02", "2025-03"]
+    result = {
+        "columns": ["month", "region", "revenue"],
+        "rows": [[m, r, 1.0] for m in months for r in ("East", "West")],
+    }
+    spec = spec_for(make_run, result)
+    assert spec is not None and spec["mark"]["type"] == "line"
+    assert spec["encoding"]["color"]["field"] == "region"
+
+
+def test_long_or_many_labels_make_horizontal_bars(make_run):
+    names = [f"Product category number {i}" for i in range(5)]
+    result = {"columns": ["category", "avg_weight_kg"], "rows": [[n, 1.5] for n in names]}
+    spec = spec_for(make_run, result)
+    assert spec is not None
+    assert_valid(spec)
+    assert spec["encoding"]["y"]["field"] == "category" and spec["encoding"]["y"]["sort"] == "-x"
+    assert spec["encoding"]["x"]["title"] == "Average weight (kg)"  # units from the name
+    assert spec["height"] == {"step": 20}  # a band per bar
+    many = {"columns": ["code", "n"], "rows": [[f"C{i}", i] for i in range(12)]}
+    assert spec_for(make_run, many)["encoding"]["y"]["field"] == "code"
+
+
+def test_one_number_is_a_kpi_tile(make_run):
+    run = make_run(
+        lambda ctx: StepOutcome(
+            answer="There are 753.",
+            sql="SELECT 1",
+            result={"columns": ["customers"], "rows": [[753]]},
+        )
+    )
+    html = answer_bundle(run)[0]["text/html"]
+    assert 'class="zlens-kpi"' in html and "<table" not in html
+    assert ">Customers</div>" in html and ">753</div>" in html

@@ -1,8 +1,9 @@
 """The answer's chart: a Vega-Lite v5 spec when one fits the result, with the data inlined.
 
-One category + one number is a bar chart, a time column + a number is a line chart, a single
-value or a wide table gets none; a block's visualization hint (`{chart, x, y}`) wins when its
-columns exist.
+One category + one number is a bar chart, a time column + a number is a line chart, two
+dimensions + a number is colour-encoded (grouped bars, or one line per colour) with a legend,
+a single value (a KPI tile in the card) or a wide table gets none; a block's visualization
+hint (`{chart, x, y}`) wins when its columns exist.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Any
 VEGA_LITE = "application/vnd.vegalite.v5+json"
 CHART_ROWS = 500
 MAX_BAR_CATEGORIES = 60
+MAX_SERIES = 12  # colours a legend can tell apart
+HORIZONTAL_AFTER = 8  # categories before bars turn horizontal
 
 _MARKS = {"bar": "bar", "line": "line", "area": "area", "scatter": "point", "pie": "arc"}
 _TIME_NAME = re.compile(r"(^|_)(date|day|week|month|quarter|year|time|ts|hour)s?($|_)", re.I)
@@ -57,29 +60,74 @@ def chart_choice(result: dict[str, Any] | None, hint: Any = None) -> tuple[str, 
     return (kind if kind in _MARKS else "bar"), first, second
 
 
+def series_choice(result: dict[str, Any] | None) -> tuple[str, str, str, str] | None:
+    """(mark, x, colour, y) for two dimensions and one number: a category or time column,
+    a second category with a few values (the colours, with a legend), and the measure."""
+    result = result or {}
+    columns = [str(c) for c in result.get("columns") or []]
+    rows = result.get("rows") or []
+    if len(columns) != 3 or len(rows) < 2:
+        return None
+    if not all(is_number(r[2]) or r[2] is None for r in rows):
+        return None
+    if any(is_number(r[1]) for r in rows) or len({r[1] for r in rows}) > MAX_SERIES:
+        return None
+    first = [r[0] for r in rows]
+    if _is_time(columns[0], first):
+        return "line", columns[0], columns[1], columns[2]
+    if all(is_number(v) for v in first) or len(set(first)) > MAX_BAR_CATEGORIES:
+        return None
+    return "bar", columns[0], columns[1], columns[2]
+
+
 def vega_lite_spec(data: dict[str, Any]) -> dict[str, Any] | None:
-    """A Vega-Lite v5 spec with the data inlined (at most 500 rows), or None."""
+    """A Vega-Lite v5 spec with the data inlined (at most 500 rows), or None.
+
+    Axis and legend titles are the columns in words with their units ("Average weight
+    (kg)"); many or long category labels make horizontal bars, never rotated text.
+    """
     result = data.get("result") or {}
     choice = chart_choice(result, (data.get("provenance") or {}).get("visualization"))
-    if choice is None:
+    series = None if choice is not None else series_choice(result)
+    if choice is None and series is None:
         return None
-    kind, x, y = choice
+    colour: str | None = None
+    if series is not None:
+        kind, x, colour, y = series
+    else:
+        assert choice is not None
+        kind, x, y = choice
     columns = [str(c) for c in result["columns"]]
     rows = result["rows"][:CHART_ROWS]
     values = [{c: _json_value(v) for c, v in zip(columns, row, strict=False)} for row in rows]
     x_values = [row[columns.index(x)] for row in rows]
     x_type = _x_type(x, x_values)
     mark = _MARKS[kind]
+    number = {"field": _field(y), "type": "quantitative", "title": title_of(y)}
     if mark == "arc":
         encoding: dict[str, Any] = {
-            "theta": {"field": _field(y), "type": "quantitative", "title": y},
-            "color": {"field": _field(x), "type": "nominal", "title": x},
+            "theta": number,
+            "color": {"field": _field(x), "type": "nominal", "title": title_of(x)},
         }
     else:
-        x_enc: dict[str, Any] = {"field": _field(x), "type": x_type, "title": x}
+        x_enc: dict[str, Any] = {"field": _field(x), "type": x_type, "title": title_of(x)}
+        across, along = "x", "y"
         if mark == "bar" and x_type == "nominal":
-            x_enc["sort"] = "-y"
-        encoding = {"x": x_enc, "y": {"field": _field(y), "type": "quantitative", "title": y}}
+            if _horizontal(x_values):
+                across, along = "y", "x"
+                x_enc["sort"] = "-x"
+            else:
+                x_enc["sort"] = "-y"
+                x_enc["axis"] = {"labelAngle": 0}
+        encoding = {across: x_enc, along: number}
+        if colour is not None:
+            encoding["color"] = {
+                "field": _field(colour),
+                "type": "nominal",
+                "title": title_of(colour),
+            }
+            if mark == "bar":  # grouped bars, side by side within each category
+                encoding[f"{across}Offset"] = {"field": _field(colour), "type": "nominal"}
     return {
         "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
         "description": str(data.get("question") or ""),
@@ -87,8 +135,27 @@ def vega_lite_spec(data: dict[str, Any]) -> dict[str, Any] | None:
         "mark": {"type": mark, "tooltip": True},
         "encoding": encoding,
         "width": 420,
-        "height": 220,
+        # Horizontal bars get a fixed band each, so forty categories stay readable.
+        "height": {"step": 20}
+        if "y" in encoding and encoding["y"]["type"] != "quantitative"
+        else 220,
     }
+
+
+def title_of(column: str) -> str:
+    """An axis title: the column in words, with its unit (`avg_weight_kg` -> "Average weight
+    (kg)"); a name that is not a plain identifier stays as written."""
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", column):
+        return column
+    from ..routes.narrate import humanize
+
+    return humanize(column)
+
+
+def _horizontal(labels: list[Any]) -> bool:
+    """Many categories, or long names: bars go across so every label reads level."""
+    texts = [str(v) for v in labels if v is not None]
+    return len(set(texts)) > HORIZONTAL_AFTER or max((len(t) for t in texts), default=0) > 12
 
 
 def _read_hint(hint: Any) -> tuple[str | None, str | None, str | None]:
@@ -142,4 +209,12 @@ def _json_value(value: Any) -> Any:
     return str(value)
 
 
-__all__ = ["CHART_ROWS", "VEGA_LITE", "chart_choice", "is_number", "vega_lite_spec"]
+__all__ = [
+    "CHART_ROWS",
+    "VEGA_LITE",
+    "chart_choice",
+    "is_number",
+    "series_choice",
+    "title_of",
+    "vega_lite_spec",
+]

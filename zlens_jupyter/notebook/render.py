@@ -23,7 +23,7 @@ from ..formatting import answer_sentence
 from ..formatting import cell_text as _cell
 from ..inputs import terminal_safe
 from ..labels import TRUST_WORDS, outcome_label
-from .chart import VEGA_LITE, chart_choice, is_number, vega_lite_spec
+from .chart import VEGA_LITE, chart_choice, is_number, title_of, vega_lite_spec
 from .chart_image import SVG, chart_svg, svg_data_uri
 from .insert import dql_draft_source, encode_source, sql_cell_source
 
@@ -105,8 +105,15 @@ def answer_display(run: AgentRun | dict[str, Any]) -> Bundle:
 
 def chart_caption(spec: dict[str, Any]) -> str:
     """`[bar chart: revenue by segment]`: the chart in words, for text-only readers."""
-    titles = [channel["title"] for channel in spec["encoding"].values()]
-    return f"[{spec['mark']['type']} chart: {' by '.join(reversed(titles))}]"
+    encoding = spec["encoding"]
+    if "theta" in encoding:
+        measure, by = encoding["theta"], [encoding["color"]]
+    else:
+        across = "y" if encoding.get("x", {}).get("type") == "quantitative" else "x"
+        measure = encoding["y" if across == "x" else "x"]
+        by = [encoding[across]] + ([encoding["color"]] if "color" in encoding else [])
+    words = " by ".join(str(c["title"]) for c in [measure, *by])
+    return f"[{spec['mark']['type']} chart: {words.lower()}]"
 
 
 def answer_bundle(run: AgentRun | dict[str, Any], *, chart: bool = True) -> Bundle:
@@ -263,10 +270,35 @@ def _trust_html(data: dict[str, Any]) -> str:
     )
 
 
+def kpi_values(data: dict[str, Any]) -> list[tuple[str, Any]] | None:
+    """(title, value) pairs when the result is one row of one to four numbers: a KPI tile."""
+    result = data.get("result") or {}
+    columns = [str(c) for c in result.get("columns") or []]
+    rows = result.get("rows") or []
+    if len(rows) != 1 or not 1 <= len(columns) <= 4 or not all(is_number(v) for v in rows[0]):
+        return None
+    return [(title_of(c), v) for c, v in zip(columns, rows[0], strict=True)]
+
+
+def _kpi_html(tiles: list[tuple[str, Any]]) -> str:
+    cells = "".join(
+        f'<div class="zlens-kpi" style="display: inline-block; margin: 4px 12px 4px 0;'
+        f' padding: 6px 14px; border: 1px solid {_BORDER}; border-radius: 6px">'
+        f'<div style="{_MUTED}; font-size: 12px">{escape(title)}</div>'
+        f'<div class="zlens-kpi-value" style="font-size: 22px; font-weight: 600;'
+        f' font-variant-numeric: tabular-nums">{escape(_cell(value))}</div></div>'
+        for title, value in tiles
+    )
+    return f'<div class="zlens-kpis">{cells}</div>'
+
+
 def _table_html(data: dict[str, Any]) -> str:
     preview = _preview(data)
     if preview is None:
         return ""
+    tiles = kpi_values(data)
+    if tiles is not None:  # one number is a tile, not a one-cell table
+        return _kpi_html(tiles)
     columns, rows, note = preview
     cell = f"padding: 2px 10px; border-bottom: 1px solid {_BORDER}"
     head = "".join(f'<th style="{cell}; text-align: left">{escape(c)}</th>' for c in columns)
