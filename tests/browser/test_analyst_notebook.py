@@ -186,3 +186,28 @@ def test_nbconvert_execute_html_shows_the_chart_and_the_summary(page, tmp_path):
     folder = ARTIFACTS / "test_nbconvert_execute_html_shows_the_chart_and_the_summary"
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / "export.png"), full_page=True)
+
+
+def test_a_clarification_button_answers_the_question(lab_page, tmp_path):
+    nb = lab_page
+    open_and_connect(nb, "clarify.ipynb", ["%zlens What is revenue by segmnt?"], tmp_path)
+    nb.run(1, timeout=FIRST_RUN_S)
+    answer = nb.cell(1).locator(".zlens-answer")
+    answer.wait_for()
+    assert answer.locator(".zlens-trust").inner_text() == "not applicable"
+    summary = nb.cell(1).locator(".zl-panel-static")
+    assert summary.get_attribute("data-orb") == "clarify"  # neutral, not "review required"
+    option = answer.locator("button.zlens-option", has_text="Segment").first
+    assert "e.g. Consumer, Corporate, Enterprise" in option.inner_text()
+    nb.shot("options")
+    option.click()
+    nb.page.wait_for_function(
+        "() => document.querySelectorAll('.jp-Notebook .jp-Cell').length === 3"
+    )
+    assert nb.editor_text(2) == "%zlens What is revenue by segment?"
+    nb.wait_done(2, timeout=60)
+    again = nb.cell(2).locator(".zlens-answer")
+    again.wait_for()
+    assert again.locator(".zlens-trust").get_attribute("data-trust") in ("certified", "grounded")
+    assert again.locator("table.zlens-table tbody tr").count() == 4
+    nb.shot("answered")
