@@ -54,3 +54,11 @@ def test_zlens_ask_json_carries_the_options(sample_cache, monkeypatch, capsys):
     assert code == 0
     record = json.loads(capsys.readouterr().out)
     assert options_of(record)[0]["question"] == "What is revenue by segment?"
+
+
+def test_a_word_is_never_offered_as_its_own_spelling(shop):
+    from zlens_jupyter.routes.clarify_options import clarification_options
+
+    options = clarification_options(shop.kit, "Why did revenue drop?", ["revenue"], [])
+    assert all(o["question"] != "Why did revenue drop?" for o in options)
+    assert not [o for o in options if o["kind"] == "metric"]

@@ -11,6 +11,7 @@ and `zlens ask --json` carries them for scripts, in the one run-record schema.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from ..errors import QueryError, QueryTimeout
@@ -31,7 +32,7 @@ def clarification_options(
     columns = [(t.name, c) for t in catalog.tables.values() for c in t.columns]
     chosen: list[tuple[str, str, Any, str | None]] = []  # (kind, table, column, word)
     for word in unresolved[:3]:
-        for name in nearest_names(word, {c.name for _, c in columns}):
+        for name in _respellings(word, {c.name for _, c in columns}):
             chosen += [("near_spelling", t, c, word) for t, c in columns if c.name == name]
     only = unresolved[0] if len(unresolved) == 1 else None
     for qualified in candidates:
@@ -101,7 +102,7 @@ def _metric_options(kit: Any, question: str, unresolved: list[str]) -> list[dict
     metrics = {m.name: m for m in getattr(semantic, "metrics", ())}
     options: list[dict[str, Any]] = []
     for word in unresolved[:3]:
-        for name in nearest_names(word, metrics):
+        for name in _respellings(word, metrics):
             metric = metrics[name]
             options.append(
                 {
@@ -114,6 +115,12 @@ def _metric_options(kit: Any, question: str, unresolved: list[str]) -> list[dict
                 }
             )
     return options[:MAX_OPTIONS]
+
+
+def _respellings(word: str, names: Iterable[str]) -> list[str]:
+    """Near spellings of `word`, never the word itself: asking the same question again
+    would only ask the same clarifying question."""
+    return [n for n in nearest_names(word, names) if n.lower() != word.lower()]
 
 
 def _reask(question: str, word: str | None, column: str) -> str | None:
