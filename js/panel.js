@@ -33,7 +33,8 @@ function emptyState() {
   return {
     steps: new Map(), current: null, lastSeq: 0, remaining: null, log: [],
     usage: { steps: 0, repairs: 0, escalations: 0, tokens: 0, cost_usd: 0, elapsed_s: 0 },
-    trust: null, trustReason: '', status: null, summary: '', insert: null, startedAt: null
+    trust: null, trustReason: '', status: null, summary: '', insert: null, startedAt: null,
+    activity: ''
   };
 }
 
@@ -83,6 +84,11 @@ export function applyEvent(state, ev) {
     case 'executor.started':
       step = stepAt(state, null, ev.route);
       step.attempts += 1;
+      state.activity = '';
+      break;
+    case 'tool.called':
+      // What the step is doing now, in words ("comparing 2025-12 with 2025-11 by region").
+      state.activity = (p.arguments && p.arguments.purpose) || '';
       break;
     case 'evaluation.recorded':
       step = stepAt(state, p.step, ev.route);
@@ -299,7 +305,8 @@ function createView(model, el, store) {
     const current = store.state.steps.get(store.state.current);
     const running = current && (!store.state.status || CANCELLED_STATUSES.has(store.state.status));
     const stoppedHere = state === 'cancelled' ? ' · stopped at' : '';
-    const where = running ? `${stoppedHere} · step ${current.index + 1} · ${label(current.route)}` : '';
+    const doing = running && store.state.activity && !store.state.status ? ` · ${store.state.activity}…` : '';
+    const where = running ? `${stoppedHere} · step ${current.index + 1} · ${label(current.route)}${doing}` : '';
     status.textContent = (ORB_LABEL[state] || state) + where;
     tracker.classList.toggle('zl-stopped', state === 'cancelled');
     const finished = FINISHED_ORBS.has(state) || hasFinal(model);

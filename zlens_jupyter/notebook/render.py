@@ -25,6 +25,7 @@ from ..inputs import terminal_safe
 from ..labels import TRUST_WORDS, outcome_label
 from .chart import VEGA_LITE, chart_choice, is_number, title_of, vega_lite_spec
 from .chart_image import SVG, chart_svg, svg_data_uri
+from .findings import findings_html, research_findings
 from .insert import dql_draft_source, encode_source, sql_cell_source
 
 PREVIEW_ROWS = 20
@@ -235,10 +236,13 @@ def answer_html(data: dict[str, Any], *, chart: str = "") -> str:
         f' color: var(--jp-ui-font-color1, inherit); line-height: 1.45; max-width: 900px">',
         _trust_html(data),
         f'<p class="zlens-sentence" style="margin: 4px 0 8px">{escape(answer_sentence(data))}</p>',
-        _table_html(data),
-        chart,
     ]
-    if data.get("sql"):
+    findings = research_findings(data)
+    if findings:  # research: each finding with its own table, chart, SQL and Insert
+        parts.append(findings_html(findings))
+    else:
+        parts += [_table_html(data), chart]
+    if data.get("sql") and not findings:
         parts.append(
             f'<pre class="zlens-sql" style="{_PRE}">{escape(str(data["sql"]).strip())}</pre>'
         )

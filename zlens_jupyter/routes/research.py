@@ -191,7 +191,10 @@ class Research:
             "FROM (\n" + "\nUNION ALL\n".join(parts) + "\n) AS changes\n"
             "ORDER BY abs(beyond_share) DESC NULLS LAST\nLIMIT 20"
         )
-        ctx.tool_called("run_sql_preview", {"sql": sql, "purpose": lead or "change by dimension"})
+        purpose = f"{lead}comparing {latest} with {previous} by " + ", ".join(
+            str(g.alias) for g in dims[:4]
+        )
+        ctx.tool_called("run_sql_preview", {"sql": sql, "purpose": purpose})
         result, _ = self.kit.execute(sql, ctx)
         if not result or not result["rows"]:
             return None
@@ -267,7 +270,13 @@ def _trend_finding(
     now, before = values.get(latest), values.get(previous)
     direction = "fell" if (now or 0) < (before or 0) else "rose"
     sentence = f"{label} {direction} from {fmt(before)} in {previous} to {fmt(now)} in {latest}."
-    return {"title": f"{label} by month", "sentence": sentence, "sql": sql, "result": series}
+    return {
+        "title": f"{label} by month",
+        "sentence": sentence,
+        "sql": sql,
+        "result": series,
+        "compared": [previous, latest],  # the periods the sentence talks about
+    }
 
 
 def period_label(row: list[Any]) -> str:
