@@ -45,3 +45,11 @@ def synonyms() -> dict[str, tuple[str, ...]]:
         for word in words:
             out[word] = tuple(w for w in words if w != word)
     return out
+
+
+@cache
+def value_synonyms() -> dict[str, tuple[str, ...]]:
+    """{"women": ("female", "f"), ...}: other words a stored value may be under."""
+    raw = _data().get("value_synonyms") or {}
+    assert isinstance(raw, dict)
+    return {str(k).lower(): tuple(str(v).lower() for v in vs) for k, vs in raw.items()}

@@ -94,6 +94,10 @@ class Lexicon:
         return found
 
 
+_TOTAL_WORDS = frozenset({"total", "overall", "all"})
+_INNER_GLUE = frozenset({"of", "the", "in", "per"})
+
+
 def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
     lex = Lexicon()
     for table in catalog.tables.values():
@@ -107,6 +111,11 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
             lex.add(words, target)
             if base != words:
                 lex.add(base, target)  # "weight" names weight_kg; the unit is shown apart
+            totalled = tuple(w for w in words if w not in _TOTAL_WORDS)
+            if totalled and totalled != words:
+                # "sleep" for sleep_total (and not sleep_rem): the whole, when only a name
+                # for the whole is missing; a weak phrase, so any exact name wins.
+                lex.add(totalled, target, synonym=True)
             letters = tuple(w for w in words if len(w) > 1)
             if letters and letters != words:
                 lex.add(letters, target)  # "Solar.R" is what people call "solar"
@@ -155,6 +164,9 @@ def find_spans(tokens: list[str], lex: Lexicon, taken: set[int]) -> list[Span]:
             if any(j in taken for j in window):
                 continue
             targets = lex.lookup(tokens[i : i + size])
+            inner = [w for w in tokens[i : i + size] if w not in _INNER_GLUE]
+            if not targets and size > 2 and tokens[i] not in _INNER_GLUE and len(inner) > 1:
+                targets = lex.lookup(inner)  # "years of service" names yrs.service
             if targets:
                 spans.append(Span(i, i + size, tuple(targets)))
                 i += size

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
+from zlens_jupyter.vocabulary import value_synonyms
 from zlens_jupyter.warehouse.catalog import ColumnValues
 from zlens_jupyter.warehouse.models import Catalog, ValueMatch
 from zlens_jupyter.wordforms import stem, value_forms
@@ -166,7 +167,8 @@ class ValueIndex:
         if not hits and phrase not in _COMMON_WORDS:
             hits = self._by_form.get(_form(phrase)) or self._by_phrase.get(_form(phrase), [])
         if not hits and size == 1 and phrase not in _COMMON_WORDS:
-            for form in value_forms(phrase):  # "frosty" nights are `frost`
+            for form in (*value_forms(phrase), *value_synonyms().get(phrase, ())):
+                # "frosty" nights are `frost`, "women" are `Female`
                 hits = self._by_phrase.get(form) or self._by_form.get(form, [])
                 if hits:
                     break
