@@ -178,6 +178,13 @@ function h(tag, className, text) {
 }
 
 const label = value => String(value ?? '').replaceAll('_', ' ');
+// Routes in words, as zlens_jupyter/labels.py ROUTE_WORDS says them.
+const ROUTE_LABEL = {
+  certified_answer: 'certified block', generated_answer: 'generated from the catalog',
+  research: 'research', sql_cell: 'SQL cell', dql_block_draft: 'block draft',
+  app_build: 'dashboard', clarify: 'clarifying question', converse: 'conversation'
+};
+const routeLabel = value => ROUTE_LABEL[value] || label(value);
 
 function used(state, budget, key, remainingKey, budgetKey) {
   const direct = state.usage[key];
@@ -213,17 +220,17 @@ function renderStep(step) {
   row.dataset.step = step.index;
   row.dataset.status = step.status;
   const head = h('div', 'zl-step-head');
-  head.append(h('span', 'zl-step-no', step.index + 1), h('span', 'zl-chip zl-route', label(step.route)));
+  head.append(h('span', 'zl-step-no', step.index + 1), h('span', 'zl-chip zl-route', routeLabel(step.route)));
   head.append(h('span', `zl-step-status zl-s-${step.status}`, label(step.status)));
   const counts = [`${step.attempts} attempt${step.attempts === 1 ? '' : 's'}`];
   if (step.repairs) {
     counts.push(`${step.repairs} repair${step.repairs === 1 ? '' : 's'}`);
   }
   if (step.from) {
-    counts.push(`escalated from ${label(step.from)}`);
+    counts.push(`escalated from ${routeLabel(step.from)}`);
   }
   if (step.escalatedTo) {
-    counts.push(`escalated to ${label(step.escalatedTo)}`);
+    counts.push(`escalated to ${routeLabel(step.escalatedTo)}`);
   }
   head.append(h('span', 'zl-muted', counts.join(' · ')));
   row.append(head);
@@ -306,7 +313,7 @@ function createView(model, el, store) {
     const running = current && (!store.state.status || CANCELLED_STATUSES.has(store.state.status));
     const stoppedHere = state === 'cancelled' ? ' · stopped at' : '';
     const doing = running && store.state.activity && !store.state.status ? ` · ${store.state.activity}…` : '';
-    const where = running ? `${stoppedHere} · step ${current.index + 1} · ${label(current.route)}${doing}` : '';
+    const where = running ? `${stoppedHere} · step ${current.index + 1} · ${routeLabel(current.route)}${doing}` : '';
     status.textContent = (ORB_LABEL[state] || state) + where;
     tracker.classList.toggle('zl-stopped', state === 'cancelled');
     const finished = FINISHED_ORBS.has(state) || hasFinal(model);

@@ -41,6 +41,17 @@ ORB_WORDS = {
     "cancelled": "cancelled",
     "failed": "failed",
 }
+# How a run's route reads to a person (route names are the engine's).
+ROUTE_WORDS = {
+    "certified_answer": "certified block",
+    "generated_answer": "generated from the catalog",
+    "research": "research",
+    "sql_cell": "SQL cell",
+    "dql_block_draft": "block draft",
+    "app_build": "dashboard",
+    "clarify": "clarifying question",
+    "converse": "conversation",
+}
 _ORB_OF_STATUS = {
     "completed": "done",
     "needs_review": "needs_review",
@@ -93,6 +104,7 @@ def orb_of_status(status: Any) -> str:
 __all__ = [
     "CANCELLED",
     "ORB_WORDS",
+    "ROUTE_WORDS",
     "TRUST_WORDS",
     "local_time",
     "orb_of_status",

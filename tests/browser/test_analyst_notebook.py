@@ -67,7 +67,7 @@ def test_one_answer_per_cell_and_the_panel_ends_as_one_line(lab_page, tmp_path):
     nb.shot("collapsed")
     summary.locator("summary").click()  # expands to the trace
     summary.locator(".zl-step").first.wait_for(state="visible")
-    assert "certified answer" in summary.locator(".zl-step").first.inner_text()
+    assert "certified block" in summary.locator(".zl-step").first.inner_text()
     nb.shot("expanded")
 
 

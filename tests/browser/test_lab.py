@@ -52,7 +52,8 @@ def test_panel_shows_the_loop_live_while_the_cell_runs(lab_page):
     trust.wait_for()
     assert trust.get_attribute("data-trust") == "review_required"
     assert (
-        "sql_cell answers are at most review required" in panel.locator(".zl-reason").inner_text()
+        "SQL written for a cell is at most review required until a person reviews it"
+        in panel.locator(".zl-reason").inner_text()
     )
     assert panel.locator(".zl-orb").get_attribute("data-state") == "done"
     steps = panel.locator(".zl-step")

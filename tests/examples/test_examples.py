@@ -92,18 +92,22 @@ def test_quickstart(run_example: Any) -> None:
     assert "connected to sample" in plain(outputs_of(nb, "%zlens connect sample"))
 
     segment = outputs_of(nb, "%zlens What is revenue by segment?")
-    assert any(WIDGET in o.get("data", {}) for o in segment), "no live run panel"
+    # The live panel ended as its one-line summary; the answer is the cell's value, once.
+    assert not any(WIDGET in o.get("data", {}) for o in segment), "a panel needs widget state"
+    [summary] = [o for o in segment if "zlens_panel" in o.get("metadata", {})]
+    assert " · done · certified · 1 step · " in summary["data"]["text/plain"]
     text = answer_text(segment)
     assert "Trust: certified" in text and "Consumer" in text and "Enterprise" in text
-    assert any("application/vnd.vegalite.v5+json" in o.get("data", {}) for o in segment)
+    [answer] = [o for o in segment if o["output_type"] == "execute_result"]
+    assert {"application/vnd.vegalite.v5+json", "image/svg+xml"} <= set(answer["data"])
 
     assert "Trust: grounded" in answer_text(outputs_of(nb, "%zlens What is revenue by region?"))
     research = answer_text(outputs_of(nb, "%zlens Why did revenue drop"))
-    assert "route research" in research
+    assert "research · 1 step" in research
     assert "2025-12" in research and "Trust: grounded" in research
 
     draft = answer_text(outputs_of(nb, "%zlens draft a dql block"))
-    assert "Trust: review required" in draft and "route dql_block_draft" in draft
+    assert "Trust: review required" in draft and "block draft · 1 step" in draft
 
     dql = plain(outputs_of(nb, "%%dql --save --force"))
     assert "✓ row_count == 5 — observed 5" in dql and "3/3 tests passed" in dql

@@ -59,7 +59,8 @@ def test_grounded_bundle_has_sentence_table_chip_sql_and_provenance(grounded_run
     assert sum(1 for t, _ in page.tags if t == "tr") == 1 + 3  # header + 3 rows
     assert "1,250.50" in text and "3 rows" in text
     assert "GROUP BY 1" in text  # the SQL, in a <pre>
-    assert "route generated_answer · 1 step · 0 repairs · offline" in text
+    assert "generated from the catalog · 1 step · 0 repairs · offline" in text
+    assert "generated_answer" not in text  # no internal route names
     assert metadata == {
         "zlens": {
             "run_id": grounded_run.id,
@@ -90,7 +91,7 @@ def test_certified_run_shows_the_certified_chip_and_block(certified_run):
     assert metadata["zlens"]["trust_state"] == "certified"
     assert 'data-trust="certified"' in data["text/html"]
     assert "Revenue by segment" in data["text/html"]
-    assert "route certified_answer" in data["text/plain"]
+    assert "certified block · 1 step" in data["text/plain"]
 
 
 def test_blocked_run_says_why_and_offers_no_chart(blocked_run):

@@ -20,6 +20,13 @@ _CEILING = {
     Route.CLARIFY: TrustState.NOT_APPLICABLE,
     Route.CONVERSE: TrustState.NOT_APPLICABLE,
 }
+# What each capped route produced, in the words a reader uses (route names are internal).
+_PRODUCT = {
+    Route.SQL_CELL: "SQL written for a cell is",
+    Route.DQL_BLOCK_DRAFT: "a drafted block is",
+    Route.GENERATED_ANSWER: "a generated answer is",
+    Route.RESEARCH: "research is",
+}
 _ORDER = [
     TrustState.BLOCKED,
     TrustState.REVIEW_REQUIRED,
@@ -57,7 +64,8 @@ def compose_trust(steps: list[Step], *, cancelled: bool = False) -> tuple[TrustS
     ceiling = _CEILING[answering.route]
     if _ORDER.index(state) > _ORDER.index(ceiling):
         limit = ceiling.value.replace("_", " ")
-        return ceiling, f"{answering.route.value} answers are at most {limit}"
+        product = _PRODUCT.get(answering.route, "this kind of answer is")
+        return ceiling, f"{product} at most {limit} until a person reviews it"
     return state, reason
 
 

@@ -22,7 +22,7 @@ from ..engine.records import AgentRun
 from ..formatting import answer_sentence
 from ..formatting import cell_text as _cell
 from ..inputs import terminal_safe
-from ..labels import TRUST_WORDS, outcome_label
+from ..labels import ROUTE_WORDS, TRUST_WORDS, outcome_label
 from .chart import VEGA_LITE, chart_choice, is_number, title_of, vega_lite_spec
 from .chart_image import SVG, chart_svg, svg_data_uri
 from .findings import findings_html, research_findings
@@ -165,11 +165,11 @@ def _preview(data: dict[str, Any]) -> tuple[list[str], list[list[Any]], str] | N
 
 
 def provenance_line(data: dict[str, Any]) -> str:
-    """route · steps · repairs · model (or offline) · run id."""
+    """how it was answered · steps · repairs · model (or offline) · run id."""
     usage = data.get("usage") or {}
     steps, repairs = usage.get("steps", 0), usage.get("repairs", 0)
     parts = [
-        f"route {data.get('route') or '-'}",
+        ROUTE_WORDS.get(str(data.get("route")), str(data.get("route") or "-")),
         f"{steps} step{'s' if steps != 1 else ''}",
         f"{repairs} repair{'s' if repairs != 1 else ''}",
         _model(data) or "offline",

@@ -19,7 +19,7 @@ from html import escape
 from typing import Any
 
 from ..engine.records import AgentRun
-from ..labels import ORB_WORDS, orb_of_status, outcome_label
+from ..labels import ORB_WORDS, ROUTE_WORDS, orb_of_status, outcome_label
 
 _ORB_COLOURS = {
     "done": "var(--jp-success-color1, #388e3c)",
@@ -175,14 +175,14 @@ def summary_html(data: dict[str, Any], orb: str) -> str:
 def _trace_html(data: dict[str, Any]) -> str:
     rows = []
     for step in data.get("steps") or []:
-        route = str(step.get("route") or "").replace("_", " ")
+        route = ROUTE_WORDS.get(str(step.get("route")), str(step.get("route") or ""))
         status = str(step.get("status") or "").replace("_", " ")
         tries = len(step.get("attempts") or [])
         notes = [f"{tries} attempt{'s' if tries != 1 else ''}"]
         if step.get("repairs"):
             notes.append(f"{step['repairs']} repair{'s' if step['repairs'] != 1 else ''}")
         if step.get("escalated_to"):
-            notes.append(f"escalated to {str(step['escalated_to']).replace('_', ' ')}")
+            notes.append(f"escalated to {ROUTE_WORDS.get(step['escalated_to'], '?')}")
         evaluations = []
         for attempt in step.get("attempts") or []:
             for evaluation in attempt.get("evaluations") or []:
