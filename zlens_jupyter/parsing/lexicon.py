@@ -70,7 +70,12 @@ class Lexicon:
     longest: int = 1
 
     def add(
-        self, words: tuple[str, ...] | list[str], target: Target, *, synonym: bool = False
+        self,
+        words: tuple[str, ...] | list[str],
+        target: Target,
+        *,
+        synonym: bool = False,
+        loose: bool = True,
     ) -> None:
         key = stems(tuple(words))
         if not key:
@@ -78,10 +83,10 @@ class Lexicon:
         bucket = (self.synonym_phrases if synonym else self.phrases).setdefault(key, [])
         if target not in bucket:
             bucket.append(target)
-        if not synonym and len(key) > 1 and len(set(key)) == len(key):
-            loose = self.unordered.setdefault(frozenset(key), [])
-            if target not in loose:
-                loose.append(target)
+        if loose and not synonym and len(key) > 1 and len(set(key)) == len(key):
+            unordered = self.unordered.setdefault(frozenset(key), [])
+            if target not in unordered:
+                unordered.append(target)
         self.longest = max(self.longest, len(key))
 
     def lookup(self, words: list[str]) -> list[Target]:
@@ -123,7 +128,7 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 for other in synonyms().get(word, ()):
                     lex.add((*words[:i], *other.split(), *words[i + 1 :]), target, synonym=True)
             # "airline name", "plane model": the table's name qualifies its column.
-            lex.add(singular + words, target)
+            lex.add(singular + words, target, loose=False)  # "cut diamonds" is not `cut`
             if words[: len(singular)] == singular and len(words) > len(singular):
                 lex.add(words[len(singular) :], target)  # customer_name -> "name" on customers
     if semantic is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..semantic import SemanticModel
+from ..vocabulary import units
 from ..warehouse import Catalog, ValueMatch
 from ..wordforms import is_noun
 from .frame import EXCLUSIONS, read_frame
@@ -166,6 +167,9 @@ def _parse(
             [],
         )
     p = _Parse(tokens, set(), catalog, semantic)
+    # "what percentage / share / proportion of …": the filters pick a part of the whole.
+    shared = [i for i, t in enumerate(tokens) if t in _SHARE_WORDS]
+    p.taken.update(shared)
     spec = QuestionSpec()
     spec.time_range = find_time_range(tokens, p.taken)
     value_filters = _value_filters(p, values or [])
@@ -177,6 +181,11 @@ def _parse(
             limit, after_top = n, 2
             p.taken.update({1})
     comparisons = find_comparisons(tokens, p.taken)
+    for comparison in comparisons:
+        # "more than 12 hours", "over 100 kg": the unit after the number is the number's.
+        at = comparison.value_end
+        if at < len(tokens) and at not in p.taken and tokens[at] in units():
+            p.taken.add(at)
     aggs = find_aggregates(tokens, p.taken)
     group_starts = find_group_markers(tokens, p.taken)
     spec.time_grain = find_time_grain(tokens, p.taken, group_starts)
@@ -205,6 +214,8 @@ def _parse(
         return _clarify(f"'{word}' could be {', '.join(names)}: which one?", names)
 
     numbered = _numbered_columns(tokens, spans, p.taken)
+    # "discipline A", "class B": a column's name, then one of its values, however short.
+    value_filters += [(m, None) for m in _named_values(tokens, spans, p.taken, catalog)]
     # A number nothing explained (a year range, a count) is never dropped: "between 2010
     # and 2015" read without its years would answer for every year.
     unresolved = [
@@ -242,6 +253,11 @@ def _parse(
     # not a second measure, even when a column happens to share its name.
     used |= {s for c in comparisons if (s := _unit_span(spans, c)) is not None}
     measure_spans = [s for s in spans if s not in used]
+    # "fair cut diamonds": `cut` names the value's column; the diamonds are what is counted.
+    kept = {(m.table.lower(), m.column.lower()) for m, _ in value_filters}
+    measure_spans = [s for s in measure_spans if not _names_filtered_column(s, kept)] or (
+        measure_spans
+    )
 
     # "customers in the Enterprise segment": `segment` only names the value's column.
     filtered = {(m.table.lower(), m.column.lower()) for m, _ in value_filters}
@@ -339,6 +355,14 @@ def _parse(
     elif desc is not None:
         spec.order_desc = desc
     spec.limit = limit
+    if shared:
+        if not spec.filters or spec.listing or limit is not None:
+            return _clarify(
+                f"A {tokens[shared[0]]} of what? Say which rows make the part, e.g. "
+                "'what percentage of orders are from the web channel'.",
+                [],
+            )
+        spec.share_of, spec.filters = spec.filters, []
     return ParseResult(spec=spec)
 
 
@@ -595,6 +619,28 @@ def _same_aggregate(asked: str, metric_type: str) -> bool:
     )
 
 
+def _named_values(
+    tokens: list[str], spans: list[Span], taken: set[int], catalog: Catalog
+) -> list[ValueMatch]:
+    found = []
+    for span in spans:
+        at = span.end
+        if at >= len(tokens) or at in taken:
+            continue
+        for target in span.targets:
+            info = catalog.table(target.table) if target.kind == "column" else None
+            column = info.column(target.column or "") if info is not None else None
+            value = next(
+                (v for v in (column.distinct_values if column else ()) if v.lower() == tokens[at]),
+                None,
+            )
+            if column is not None and value is not None:
+                found.append(ValueMatch(tokens[at], target.table, column.name, value))
+                taken.add(at)
+                break
+    return found
+
+
 def _numbered_columns(
     tokens: list[str], spans: list[Span], taken: set[int]
 ) -> list[tuple[Span, int]]:
@@ -630,6 +676,7 @@ def _has_dates(catalog: Catalog) -> bool:
     return any(is_temporal(c.type) for t in catalog.tables.values() for c in t.columns)
 
 
+_SHARE_WORDS = frozenset({"percentage", "percent", "share", "proportion", "fraction"})
 _LABELS = ("name", "title", "label")
 _CALENDAR_WORDS = frozenset({"year", "quarter", "month", "week", "day", "hour", "minute", "date"})
 _FINE_TIME = ("day", "hour", "minute", "date", "time", "timestamp", "datetime")

@@ -60,6 +60,9 @@ class QuestionSpec:
     fact_table: str = ""
     notes: list[str] = field(default_factory=list)
     listing: bool = False  # "show me the orders": the table's rows, not an aggregate
+    # "what percentage of animals are herbivores": these filters pick the part, and each
+    # measure is shown as its part's percentage of the whole.
+    share_of: list[Filter] = field(default_factory=list)
 
     @property
     def shape(self) -> str:

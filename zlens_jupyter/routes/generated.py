@@ -189,6 +189,9 @@ def filter_phrase(spec: QuestionSpec | None) -> str:
     ]
     if spec.time_range is not None:
         parts.append(spec.time_range.said)
+    shared = [f"{f.label or f.column} {f.op} {fmt(f.value)}" for f in spec.share_of]
+    if shared:  # "Percent of total is 38.55 (share where vore = herbi)"
+        parts.insert(0, "share where " + " and ".join(shared))
     parts += spec.notes  # how a word was read: "each row of mpg counted as one car"
     return ", ".join(parts)
 

@@ -43,13 +43,20 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
     for f in spec.filters:
         where.append(_filter_expr(f))
         tables.append(f.table)
+    part = [_filter_expr(f) for f in spec.share_of]
+    tables += [f.table for f in spec.share_of]
     if spec.time_range is not None:
         if time is None:
             raise Unbuildable(f"I found no date column on {fact} for '{spec.time_range.said}'.")
         where.append(_range_expr(spec, time, catalog))
         tables.append(time[0])
 
-    measures = [exp.alias_(_measure_expr(m, semantic), m.alias) for m in spec.measures]
+    measures = [
+        exp.alias_(_share_expr(_measure_expr(m, semantic), part), "percent_of_total")
+        if part
+        else exp.alias_(_measure_expr(m, semantic), m.alias)
+        for m in spec.measures
+    ]
     tables += [m.table for m in spec.measures]
     if spec.listing:  # the table's own rows, whatever its filters had to join
         measures = [exp.Column(this=exp.Star(), table=exp.to_identifier(fact))]
@@ -93,6 +100,17 @@ def _measure_expr(m: Measure, semantic: SemanticModel | None) -> exp.Expr:
         func = {"count": exp.Count, "sum": exp.Sum, "avg": exp.Avg, "min": exp.Min, "max": exp.Max}
         node = func[m.agg](this=inner)
     return exp.Round(this=node, decimals=exp.Literal.number(2)) if m.agg == "avg" else node
+
+
+def _share_expr(whole: exp.Expr, part: list[exp.Expr]) -> exp.Expr:
+    """ROUND(100.0 * agg FILTER (WHERE part) / agg, 2): the part's percentage of the whole."""
+    inner = whole.this if isinstance(whole, exp.Round) else whole  # the aggregate itself
+    picked = exp.Filter(this=inner.copy(), expression=exp.Where(this=exp.and_(*part)))
+    ratio = exp.Div(
+        this=exp.Mul(this=exp.Literal.number("100.0"), expression=picked),
+        expression=exp.Nullif(this=inner.copy(), expression=exp.Literal.number(0)),
+    )
+    return exp.Round(this=ratio, decimals=exp.Literal.number(2))
 
 
 def _filter_expr(f: Filter) -> exp.Expr:

@@ -20,6 +20,9 @@ from zlens_jupyter.warehouse.models import Catalog, ValueMatch
 from zlens_jupyter.wordforms import stem, value_forms
 
 MAX_PHRASE_WORDS = 6
+# A column of at most this many values holds codes ("herbi", "carni"), which a whole word of
+# the question may spell out ("herbivores").
+_CODE_COLUMN_LIMIT = 20
 
 _WORD = re.compile(r"\w+")
 _MONTHS = {
@@ -131,12 +134,16 @@ class ValueIndex:
         self._by_phrase: dict[str, list[tuple[str, str, str]]] = {}
         # The same values by their words' dictionary forms: "humans" finds "Human".
         self._by_form: dict[str, list[tuple[str, str, str]]] = {}
+        # Values of columns with a handful of values: the only ones a cut-short word may name.
+        self._codes: dict[str, list[tuple[str, str, str]]] = {}
         for column in columns:
             for value in column.values:
                 phrase = _normalize(value)
                 if phrase and len(phrase.split()) <= MAX_PHRASE_WORDS:
                     hit = (column.table, column.column, value)
                     self._by_phrase.setdefault(phrase, []).append(hit)
+                    if len(column.values) <= _CODE_COLUMN_LIMIT:
+                        self._codes.setdefault(phrase, []).append(hit)
                     form = _form(phrase)
                     if form != phrase:
                         self._by_form.setdefault(form, []).append(hit)
@@ -161,6 +168,21 @@ class ValueIndex:
         matches.sort(key=lambda pair: (pair[0], pair[1].table, pair[1].column))
         return [m for _, m in matches]
 
+    def _truncated(self, word: str) -> list[tuple[str, str, str]]:
+        """A value stored cut short: "herbivores" for `herbi`, "insectivores" for `insecti`.
+        One-word values of four letters or more that begin the word and are at least 40% of
+        it, from one column only (several columns: no guess)."""
+        hits = [
+            hit
+            for phrase, found in self._codes.items()
+            if " " not in phrase
+            and len(phrase) >= 4
+            and word.startswith(phrase)
+            and len(phrase) / len(word) >= 0.4
+            for hit in found
+        ]
+        return hits if len({(t, c) for t, c, _ in hits}) == 1 and len(hits) == 1 else []
+
     def _lookup(self, word: str, size: int) -> list[ValueMatch]:
         phrase = _normalize(word)
         hits = self._by_phrase.get(phrase, [])
@@ -172,6 +194,8 @@ class ValueIndex:
                 hits = self._by_phrase.get(form) or self._by_form.get(form, [])
                 if hits:
                     break
+        if not hits and size == 1 and len(phrase) >= 6 and phrase not in _COMMON_WORDS:
+            hits = self._truncated(phrase)
         if size == 1:
             hits = [hit for hit in hits if _could_be_value(word, hit[2])]
         return [ValueMatch(word, table, column, value) for table, column, value in hits]
