@@ -264,3 +264,26 @@ def test_print_the_per_dataset_table(runs: _Runs, built: dict[str, Path]) -> Non
     ]
     print("\n" + report.table(rows))
     assert all(row["unchanged"] for row in rows)
+
+
+# --- accuracy floor -------------------------------------------------------------------------
+
+# Answerable questions answered correctly, all datasets together, offline with no semantic
+# file. The targets are 90% tuned and 85% held out; the parser is not there yet
+# (48% / 35% when this floor was set: see the closing notes). The floor only stops a change
+# that makes answers worse on data nobody tuned for; raise it as the parser improves.
+ACCURACY_FLOOR = {"tuned": 0.45, "held-out": 0.30}
+
+
+def test_answerable_accuracy_stays_above_the_floor(runs: _Runs) -> None:
+    totals = {"tuned": [0, 0], "held-out": [0, 0]}
+    for path in FILES:
+        kind = "held-out" if path.name.endswith(".heldout.yml") else "tuned"
+        for case in runs.run(path)["cases"]:
+            if case["expect"] == "answer":
+                totals[kind][0] += case["verdict"] == "correct"
+                totals[kind][1] += 1
+    accuracy = {kind: right / asked for kind, (right, asked) in totals.items()}
+    print(f"answerable accuracy: {accuracy}")
+    for kind, floor in ACCURACY_FLOOR.items():
+        assert accuracy[kind] >= floor, (kind, accuracy[kind], totals[kind])
