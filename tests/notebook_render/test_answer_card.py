@@ -118,3 +118,23 @@ def test_stored_times_are_shown_local_and_labelled():
     shown = local_time("2026-12-01T09:30:00+00:00")
     assert re.fullmatch(r"2026-12-0[12] \d\d:\d\d:00 \S+", shown), shown
     assert local_time(None) == "-"
+
+
+def test_table_numbers_read_like_the_sentence_but_ids_and_years_do_not(make_run):
+    from zlens_jupyter.engine import Evaluation
+
+    result = {
+        "columns": ["customer_id", "year", "orders", "revenue"],
+        "rows": [[10234, 2025, 17855, 1234.5], [10235, 2024, 912, 88.0]],
+    }
+    checks = [
+        Evaluation(id="catalog-grounding", label="Catalog grounding", passed=True),
+        Evaluation(id="result-executed", label="Result executed", passed=True),
+    ]
+    run = make_run(
+        lambda ctx: StepOutcome(answer="ok", sql="SELECT 1", result=result, evaluations=checks)
+    )
+    data, _ = answer_display(run)
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", data["text/html"])
+    assert cells[:4] == ["10234", "2025", "17,855", "1,234.50"]
+    assert "10234  2025  17,855  1,234.50" in data["text/plain"]

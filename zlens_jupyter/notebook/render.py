@@ -20,13 +20,13 @@ from typing import Any
 
 from ..engine.records import AgentRun
 from ..formatting import answer_sentence
-from ..formatting import cell_text as _cell
 from ..inputs import terminal_safe
 from ..labels import ROUTE_WORDS, TRUST_WORDS, outcome_label
-from .chart import VEGA_LITE, chart_choice, is_number, title_of, vega_lite_spec
+from .chart import VEGA_LITE, chart_choice, is_number, vega_lite_spec
 from .chart_image import SVG, chart_svg, svg_data_uri
 from .findings import findings_html, research_findings
 from .insert import dql_draft_source, encode_source, sql_cell_source
+from .numbers import kpi_html, kpi_values, table_cell
 
 PREVIEW_ROWS = 20
 
@@ -201,7 +201,7 @@ def answer_text(data: dict[str, Any]) -> str:
     preview = _preview(data)
     if preview is not None:
         columns, rows, note = preview
-        cells = [[_cell(v) for v in row] for row in rows]
+        cells = [[table_cell(c, v) for c, v in zip(columns, row, strict=False)] for row in rows]
         widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
         numeric = [all(is_number(r[i]) or r[i] is None for r in rows) for i in range(len(columns))]
 
@@ -274,35 +274,13 @@ def _trust_html(data: dict[str, Any]) -> str:
     )
 
 
-def kpi_values(data: dict[str, Any]) -> list[tuple[str, Any]] | None:
-    """(title, value) pairs when the result is one row of one to four numbers: a KPI tile."""
-    result = data.get("result") or {}
-    columns = [str(c) for c in result.get("columns") or []]
-    rows = result.get("rows") or []
-    if len(rows) != 1 or not 1 <= len(columns) <= 4 or not all(is_number(v) for v in rows[0]):
-        return None
-    return [(title_of(c), v) for c, v in zip(columns, rows[0], strict=True)]
-
-
-def _kpi_html(tiles: list[tuple[str, Any]]) -> str:
-    cells = "".join(
-        f'<div class="zlens-kpi" style="display: inline-block; margin: 4px 12px 4px 0;'
-        f' padding: 6px 14px; border: 1px solid {_BORDER}; border-radius: 6px">'
-        f'<div style="{_MUTED}; font-size: 12px">{escape(title)}</div>'
-        f'<div class="zlens-kpi-value" style="font-size: 22px; font-weight: 600;'
-        f' font-variant-numeric: tabular-nums">{escape(_cell(value))}</div></div>'
-        for title, value in tiles
-    )
-    return f'<div class="zlens-kpis">{cells}</div>'
-
-
 def _table_html(data: dict[str, Any]) -> str:
     preview = _preview(data)
     if preview is None:
         return ""
     tiles = kpi_values(data)
     if tiles is not None:  # one number is a tile, not a one-cell table
-        return _kpi_html(tiles)
+        return kpi_html(tiles)
     columns, rows, note = preview
     cell = f"padding: 2px 10px; border-bottom: 1px solid {_BORDER}"
     head = "".join(f'<th style="{cell}; text-align: left">{escape(c)}</th>' for c in columns)
@@ -310,8 +288,8 @@ def _table_html(data: dict[str, Any]) -> str:
     for row in rows:
         tds = "".join(
             f'<td style="{cell}; text-align: {"right" if is_number(v) else "left"}">'
-            f"{escape(_cell(v))}</td>"
-            for v in row
+            f"{escape(table_cell(c, v))}</td>"
+            for c, v in zip(columns, row, strict=False)
         )
         body.append(f"<tr>{tds}</tr>")
     return (
