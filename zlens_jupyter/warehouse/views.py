@@ -140,29 +140,31 @@ def view_body(create_sql: str) -> str:
 def referenced_tables(statement: str) -> set[str]:
     """Lower-cased names of every table or view `statement` reads (its own CTE names
     included: checking a CTE name that is also a view's only ever refuses more)."""
-    names: set[str] = set()
-    stack: list[Any] = [serialized_tree(statement)["statements"]]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            if item.get("type") == "BASE_TABLE" and "table_name" in item:
-                names.add(str(item["table_name"]).lower())
-            stack.extend(item.values())
-    return names
+    return {
+        str(node["table_name"]).lower()
+        for node in _nodes(statement)
+        if node.get("type") == "BASE_TABLE" and "table_name" in node
+    }
 
 
 def called_functions(statement: str) -> set[str]:
     """Lower-cased names of every function `statement` calls (value and table functions)."""
-    names: set[str] = set()
+    return {
+        node["function_name"].lower()
+        for node in _nodes(statement)
+        if isinstance(node.get("function_name"), str)
+    }
+
+
+def _nodes(statement: str) -> list[dict[str, Any]]:
+    """Every object node of DuckDB's serialized tree for `statement`."""
+    found: list[dict[str, Any]] = []
     stack: list[Any] = [serialized_tree(statement)["statements"]]
     while stack:
         item = stack.pop()
         if isinstance(item, list):
             stack.extend(item)
         elif isinstance(item, dict):
-            if isinstance(item.get("function_name"), str):
-                names.add(item["function_name"].lower())
+            found.append(item)
             stack.extend(item.values())
-    return names
+    return found
