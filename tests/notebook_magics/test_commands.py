@@ -169,3 +169,17 @@ def test_zlens_sql_previews_a_read_only_query(nb):
     _, out = nb.run("%%zlens_sql\nSELECT segment, COUNT(*) AS n FROM customers GROUP BY 1\n")
     text = out.outputs[0].data["text/plain"]
     assert text.startswith("4 row(s)") and "Enterprise" in text
+
+
+def test_runs_is_a_styled_list_whose_rows_open_the_run(nb):
+    import base64
+    import re
+
+    run, _ = nb.run("%zlens --no-panel What is revenue by region?")
+    _, out = nb.run("%zlens runs")
+    page = out.outputs[0].data["text/html"]
+    [row] = re.findall(r'<tr class="zlens-run-row".*?</tr>', page, flags=re.S)
+    opens = re.search(r'data-zlens-ask="([^"]+)"', row).group(1)
+    assert base64.b64decode(opens).decode() == f"%zlens show {run.id}"
+    assert 'data-trust="grounded"' in row and ">grounded</span>" in row
+    assert "local time" in page

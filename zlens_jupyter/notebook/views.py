@@ -42,18 +42,70 @@ class View:
         return "\n".join(parts)
 
 
+_LABEL_COLOURS = {
+    "certified": "var(--jp-success-color1, #388e3c)",
+    "grounded": "var(--jp-brand-color1, #1976d2)",
+    "review_required": "var(--jp-warn-color1, #f57c00)",
+    "blocked": "var(--jp-error-color1, #d32f2f)",
+}
+_GREY = "var(--jp-ui-font-color2, #616161)"
+_BORDER = "var(--jp-border-color2, #d0d7de)"
+
+
+class RunsView(View):
+    """`%zlens runs`: a styled table whose rows open the run (`%zlens show ID` in a new cell
+    below, run at once, through the ZLens lab extension)."""
+
+    def __init__(self, title: str, columns: list[str], rows: list[list[Any]]) -> None:
+        super().__init__(title, columns, [r[:-1] for r in rows])
+        self.keys = [r[-1] for r in rows]  # each row's label key, for its colour
+
+    def _repr_html_(self) -> str:
+        from .insert import encode_source
+
+        cell = f"padding: 2px 10px; border-bottom: 1px solid {_BORDER}; text-align: left"
+        head = "".join(f'<th style="{cell}">{html.escape(c)}</th>' for c in self.columns)
+        body = []
+        for row, key in zip(self.rows, self.keys, strict=True):
+            colour = _LABEL_COLOURS.get(key, _GREY)
+            values = [html.escape(str(v)) for v in row]
+            values[3] = (
+                f'<span class="zlens-trust" data-trust="{html.escape(key)}" style="border: 1px'
+                f" solid {colour}; color: {colour}; border-radius: 10px; padding: 0 7px;"
+                f' font-size: 12px; font-weight: 600">{values[3]}</span>'
+            )
+            ask = encode_source(f"%zlens show {row[0]}")
+            body.append(
+                f'<tr class="zlens-run-row" data-zlens-ask="{ask}" title="Open this run"'
+                f' style="cursor: pointer">'
+                + "".join(f'<td style="{cell}">{v}</td>' for v in values)
+                + "</tr>"
+            )
+        return (
+            "<div class='zlens-view zlens-runs' style=\"font-family: var(--jp-ui-font-family,"
+            ' sans-serif); font-size: 13px">'
+            f'<div style="font-weight: 600; margin-bottom: 4px">{html.escape(self.title)}</div>'
+            f'<table style="border-collapse: collapse"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table>"
+            f'<div style="color: {_GREY}; font-size: 12px">Click a run to open its trace and'
+            " answer. Times are this machine's local time.</div></div>"
+        )
+
+
 def runs_view(session: Any) -> View:
     rows = [
         [
             s.id,
             local_time(s.started_at),
-            s.status,
-            outcome_label(s.status, s.trust_state)[1],
+            s.status.replace("_", " "),
+            *reversed(outcome_label(s.status, s.trust_state)),  # words, then the key
             s.question[:70],
         ]
         for s in (session.store.list(limit=30) if session.store else [])
     ]
-    return View("Runs (newest first)", ["id", "started", "status", "trust", "question"], rows)
+    # The key rides last (RunsView keeps it for the colour, not as a column).
+    rows = [[r[0], r[1], r[2], r[3], r[5], r[4]] for r in rows]
+    return RunsView("Runs (newest first)", ["id", "started", "status", "label", "question"], rows)
 
 
 def blocks_view(session: Any) -> View:
