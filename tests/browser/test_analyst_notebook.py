@@ -97,7 +97,9 @@ def test_stop_ends_a_long_statement_and_the_panel_says_where(lab_page, tmp_path)
     answer = nb.cell(1).locator(".zlens-answer")
     assert answer.locator(".zlens-trust").get_attribute("data-trust") == "cancelled"
     assert nb.cell(1).locator("[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
-    assert stopped_after < 5, f"the statement ended {stopped_after:.1f} s after Stop"
+    # The statement ends within 1 s of the click (measured here: about 0.25 s, prompt
+    # polling included).
+    assert stopped_after < 1.0, f"the statement ended {stopped_after:.2f} s after Stop"
     nb.shot("cancelled")
 
 
