@@ -58,3 +58,25 @@ def test_notebook7_shows_the_saved_answer_and_inserts_below(notebook7_page):
     assert nb.editor_text(1).strip() == expected_sql.strip()
     assert nb.editor_text(2) == "# after"
     nb.shot("inserted")
+
+
+def test_notebook7_runs_the_magic_to_one_answer_and_a_one_line_panel(notebook7_page, tmp_path):
+    nb = notebook7_page
+    setup = (
+        "import os\n"
+        f"os.environ['ZLENS_CACHE_DIR'] = {str(tmp_path)!r}\n"
+        "%load_ext zlens_jupyter\n"
+        "%zlens connect sample"
+    )
+    nb.open(nb.write("nb7_magic.ipynb", [setup, "%zlens What is revenue by segment?"]))
+    nb.run(0, timeout=120)
+    nb.run(1, timeout=120)
+    cell = nb.cell(1)
+    cell.locator(".zlens-answer").wait_for()
+    assert cell.locator(".jp-OutputArea-child").count() == 2  # the summary line, the answer
+    line = cell.locator(".zl-panel-static summary").inner_text()
+    assert "done" in line and "certified" in line and "checks passed" in line
+    chart = cell.locator(".zlens-answer img.zlens-chart")
+    assert chart.evaluate("img => img.complete ? img.naturalWidth : 0") > 100
+    assert "<AgentRun" not in cell.locator(".jp-OutputArea").inner_text()
+    nb.shot("magic")
