@@ -29,7 +29,7 @@ from ..engine import AgentRun, Budget, CancelToken
 from ..errors import UserError, ZLensError
 from ..labels import outcome_label
 from .config import ZLens
-from .render import answer_outputs
+from .render import answer_display
 from .widget import RunPanel
 
 MODES = ("auto", "ask", "research", "sql", "block")
@@ -256,11 +256,9 @@ def widget_output(widget: widgets.Widget) -> Output:
 
 
 def run_outputs(run: AgentRun) -> list[Output]:
-    """The answer (and its chart) as display_data outputs, the same bundles `%zlens` shows."""
-    return [
-        {"output_type": "display_data", "data": data, "metadata": metadata}
-        for data, metadata in answer_outputs(run)
-    ]
+    """The answer as one display_data output: the same card `%zlens` returns."""
+    data, metadata = answer_display(run)
+    return [{"output_type": "display_data", "data": data, "metadata": metadata}]
 
 
 def history_label(run: AgentRun) -> str:
