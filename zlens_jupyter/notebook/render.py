@@ -242,9 +242,12 @@ def answer_html(data: dict[str, Any], *, chart: str = "") -> str:
         parts.append(findings_html(findings))
     else:
         parts += [_table_html(data), chart]
-    if data.get("sql") and not findings:
+    if data.get("sql") and not findings:  # folded: the answer stays above the fold
         parts.append(
+            '<details class="zlens-sql-box"><summary style="cursor: pointer; font-size: 12px;'
+            f' {_MUTED}">SQL</summary>'
             f'<pre class="zlens-sql" style="{_PRE}">{escape(str(data["sql"]).strip())}</pre>'
+            "</details>"
         )
     parts.append(
         f'<div class="zlens-provenance" style="{_MUTED}; font-size: 12px; margin: 4px 0">'
