@@ -113,6 +113,7 @@ def match_certified(question: str, kit: RouteKit) -> BlockMatch:
     best = BlockMatch(None, 0.0)
     asked = set(content)
     metric_words = _metric_words(question, kit)
+    scored: list[tuple[float, Block, frozenset[str]]] = []
     for block in _candidates(kit):
         vocab = block_vocabulary(block)
         covered = sum(1 for w in content if w in vocab) / len(content)
@@ -129,15 +130,19 @@ def match_certified(question: str, kit: RouteKit) -> BlockMatch:
         if measures and not all(w in asked | metric_words for w in measures):
             best.notes.append(f'"{block.name}": it measures {" ".join(measures)}, not that')
             continue
-        score = 0.5 * covered + 0.5 * named
-        if score <= best.score:
+        scored.append((0.5 * covered + 0.5 * named, block, vocab))
+    # Only the most relevant blocks may answer: when the best one does not fit, a less
+    # relevant one is not tried in its place (whatever order the library lists them in).
+    top = max((score for score, _, _ in scored), default=0.0)
+    for score, block, vocab in sorted(scored, key=lambda s: s[1].name):
+        if score < top:
             continue
         params: dict[str, Any] = {}
         misfit = _misfit(frame, block, kit, values, metric_words | value_words, vocab, params)
         if misfit:
-            best = BlockMatch(None, 0.0, best.notes + [f'"{block.name}": {misfit}'])
+            best.notes.append(f'"{block.name}": {misfit}')
             continue
-        best = BlockMatch(block, round(score, 3), best.notes, params)
+        return BlockMatch(block, round(score, 3), best.notes, params)
     return best
 
 
@@ -149,8 +154,11 @@ def _candidates(kit: RouteKit) -> list[Block]:
 def _metric_words(question: str, kit: RouteKit) -> set[str]:
     """Metric names the question reaches through synonyms ("sales" -> revenue)."""
     words: set[str] = set()
-    for metric, _ in kit.semantic.match_metrics(question):
-        words.update(stem(t) for t in question_tokens(metric.name.replace("_", " ")))
+    for metric, score in kit.semantic.match_metrics(question):
+        # Only a metric the question names (a whole name, label or synonym: score >= 0.5);
+        # "average revenue" shares one word with average_order_value, which is not naming it.
+        if score >= 0.5:
+            words.update(stem(t) for t in question_tokens(metric.name.replace("_", " ")))
     return words
 
 
