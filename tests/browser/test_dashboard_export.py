@@ -70,12 +70,12 @@ def test_sample_export_shows_every_tile_with_its_label_offline(browser: Any, exp
             ".zlens-tile", "els => els.map(e => [e.dataset.tile, e.dataset.trust])"
         )
         assert tiles == [
-            ["Revenue by region", "certified"],
+            ["Revenue by region", "review_required"],
             ["Revenue by segment", "certified"],
             ["Monthly revenue", "certified"],
         ]
-        assert page.locator(".zlens-draft-badge").count() == 0
-        assert page.get_attribute(".zlens-dashboard", "data-trust") == "certified"
+        assert page.locator(".zlens-tile[data-tile='Revenue by region'] .zlens-draft-badge").count()
+        assert page.get_attribute(".zlens-dashboard", "data-trust") == "review_required"
         assert page.locator(".zlens-bar-rect").count() == 8  # two bar charts of four
         assert page.locator(".zlens-point").count() == 24  # the monthly line
         # The month range narrows the trend only: the breakdowns do not group by month.

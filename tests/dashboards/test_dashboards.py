@@ -19,8 +19,6 @@ from zlens_jupyter.routes.app_build import split_request
 from zlens_jupyter.routes.dashboard_run import run_dashboard
 
 REQUEST = "build a dashboard of revenue by region and segment with monthly trend"
-# The sample has no certified block for orders by channel (its block is a draft).
-HALF = "build a dashboard of revenue by segment and orders by channel"
 FRAMING = {"build", "dashboard", "app", "scorecard", "monitor", "overview", "kpi", "page"}
 
 
@@ -68,39 +66,28 @@ def test_request_splits_into_parts_by_meaning(session) -> None:
     ]
 
 
-def test_the_sample_request_is_a_dashboard_of_certified_blocks(session) -> None:
+def test_half_covered_request_gives_one_draft_tile_and_the_lowest_label(session, project):
     run = session.ask(REQUEST)
     assert run.steps[0].route is Route.APP_BUILD
     view = next(a for a in run.artifacts if a.kind == "app_draft").content["dashboard"]
-    assert [(t["title"], t["block"], t["trust"]) for t in view["tiles"]] == [
-        ("Revenue by region", "Revenue by region", "certified"),
-        ("Revenue by segment", "Revenue by segment", "certified"),
-        ("Monthly revenue", "Monthly revenue", "certified"),
-    ]
-    assert view["trust"] == "certified" and run.trust_state is TrustState.CERTIFIED
-
-
-def test_half_covered_request_gives_one_draft_tile_and_the_lowest_label(session, project):
-    run = session.ask(HALF)
-    assert run.steps[0].route is Route.APP_BUILD
-    view = next(a for a in run.artifacts if a.kind == "app_draft").content["dashboard"]
     tiles = {t["title"]: t for t in view["tiles"]}
-    assert [t["trust"] for t in view["tiles"]] == ["certified", "review_required"]
-    draft = tiles["Orders by channel"]
-    assert draft["draft"] and draft["block"] is None and draft["row_count"] == 3
-    assert "no certified block fits 'orders by channel'" in draft["reason"]
+    assert [t["trust"] for t in view["tiles"]] == ["review_required", "certified", "certified"]
+    draft = tiles["Revenue by region"]
+    assert draft["draft"] and draft["block"] is None and draft["row_count"] == 4
+    assert "no certified block fits 'revenue by region'" in draft["reason"]
     assert tiles["Revenue by segment"]["block"] == "Revenue by segment"
+    assert tiles["Monthly revenue"]["kind"] == "line"
     # The dashboard is only as trusted as its least trusted tile, and the run says so.
     assert view["trust"] == "review_required"
     assert run.trust_state is TrustState.REVIEW_REQUIRED
     # The uncovered part escalated along the seed's map, with the hint carried.
     escalated = [e for e in run.events if e.type.value == "escalated"]
     assert escalated and escalated[0].payload["to"] == "dql_block_draft"
-    assert "orders by channel" in escalated[0].payload["hint"]
+    assert "revenue by region" in escalated[0].payload["hint"]
     # Saved as a draft file a person owns; it parses back to the same declaration.
     saved = find_dashboard(project, view["name"])
-    assert saved.status.value == "draft" and len(saved.tiles) == 2
-    assert saved.tiles[1].draft is not None and saved.tiles[1].draft.query
+    assert saved.status.value == "draft" and len(saved.tiles) == 3
+    assert saved.tiles[0].draft is not None and saved.tiles[0].draft.query
 
 
 def test_fully_covered_request_is_certified(session):
@@ -150,10 +137,9 @@ def test_drifted_block_turns_its_tile_and_the_dashboard_pending(session, project
 
 
 def test_certifying_a_dashboard_needs_every_tile_certified(region_session, session):
-    run = session.ask(HALF)
-    name = next(a for a in run.artifacts if a.kind == "app_draft").content["dashboard"]["name"]
+    session.ask(REQUEST)
     with pytest.raises(UserError, match="is a draft"):
-        certify_dashboard(session, name, by="me")
+        certify_dashboard(session, "Revenue by region and segment with monthly trend", by="me")
     certified = certify_dashboard(region_session, "Regional sales", by="lead@example.com")
     assert certified.status.value == "certified"
     assert certified.certification["blocks"] == [
