@@ -153,7 +153,7 @@ def test_your_own_data(run_example: Any) -> None:
     connected = plain(outputs_of(nb, "%load_ext zlens_jupyter"))
     assert "tables airlines, airports, flights, planes, weather" in connected
     carriers = answer_text(outputs_of(nb, "%zlens How many flights by carrier?"))
-    assert "Trust: grounded" in carriers and "UA" in carriers and "58665" in carriers
+    assert "Trust: grounded" in carriers and "UA" in carriers and "58,665" in carriers
     delays = plain(outputs_of(nb, "delays.df"))
     assert "EWR" in delays and "15.11" in delays
     assert "tables fleet" in plain(outputs_of(nb, "%zlens connect fleet"))
