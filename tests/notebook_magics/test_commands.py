@@ -181,5 +181,6 @@ def test_runs_is_a_styled_list_whose_rows_open_the_run(nb):
     [row] = re.findall(r'<tr class="zlens-run-row".*?</tr>', page, flags=re.S)
     opens = re.search(r'data-zlens-ask="([^"]+)"', row).group(1)
     assert base64.b64decode(opens).decode() == f"%zlens show {run.id}"
-    assert 'data-trust="grounded"' in row and ">grounded</span>" in row
+    key = run.trust_state.value  # the row's chip is the run's label, in its words
+    assert f'data-trust="{key}"' in row and f">{key.replace('_', ' ')}</span>" in row
     assert "local time" in page
