@@ -213,3 +213,33 @@ def test_a_clarification_button_answers_the_question(lab_page, tmp_path):
     assert again.locator(".zlens-trust").get_attribute("data-trust") in ("certified", "grounded")
     assert again.locator("table.zlens-table tbody tr").count() == 4
     nb.shot("answered")
+
+
+def test_a_research_answer_shows_its_drill_down(lab_page, tmp_path):
+    nb = lab_page
+    cells = ["%zlens Why did revenue drop in December 2025?"]
+    open_and_connect(nb, "research.ipynb", cells, tmp_path)
+    nb.run(1, timeout=FIRST_RUN_S)
+    answer = nb.cell(1).locator(".zlens-answer")
+    answer.wait_for()
+    findings = answer.locator("section.zlens-finding")
+    assert findings.count() == 3  # the period compared, the top driver, the drill-down
+    assert findings.nth(2).locator("div").first.inner_text().startswith("3. Within ")
+    for index in range(3):
+        finding = findings.nth(index)
+        assert finding.locator("table.zlens-finding-table tbody tr").count() > 1
+        chart = finding.locator("img.zlens-chart")
+        assert chart.evaluate(NATURAL_WIDTH) > 100
+        assert finding.locator("button.zlens-insert-finding").count() == 1
+    # The trend's table holds the months the sentence compares.
+    assert "2025-12-01" in findings.nth(0).locator("table").inner_text()
+    findings.nth(2).scroll_into_view_if_needed()
+    nb.shot("drill_down")
+    # Each finding's SQL inserts as its own cell, directly below.
+    findings.nth(2).locator("button.zlens-insert-finding").click()
+    nb.page.wait_for_function(
+        "() => document.querySelectorAll('.jp-Notebook .jp-Cell').length === 3"
+    )
+    saved = [c["source"] for c in nb.save("research.ipynb")["cells"]]
+    source = "".join(saved[2]) if isinstance(saved[2], list) else saved[2]
+    assert source.startswith("%%zlens_sql\n-- Within ")
