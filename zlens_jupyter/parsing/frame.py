@@ -70,6 +70,8 @@ def read_frame(question: str) -> QuestionFrame:
     taken: set[int] = set()
     period = find_time_range(tokens, taken)
     frame.period = period.said if period else None
+    if period is not None and period.start and period.end:
+        frame.period_bounds = (period.start, period.end)
     limit, desc, after_top = find_top_n(tokens, taken)
     frame.compares = bool(find_comparisons(tokens, taken))
     frame.aggregates = [agg for _, _, agg in find_aggregates(tokens, taken)]

@@ -100,6 +100,7 @@ class QuestionFrame:
     excludes: bool = False
     whole: bool = False  # "in all", "overall"
     period: str | None = None  # a date range the question names
+    period_bounds: tuple[str, str] | None = None  # its [start, end) as ISO dates, if dated
     compares: bool = False  # "more than 500"
 
     @property

@@ -109,9 +109,14 @@ def shape_misfit(
         return "the question excludes something, and the block declares no such filter"
     if frame.compares:
         return "the question compares a value with a number; the block's rows are fixed"
-    if frame.period:
+    # A period the block already keeps, bound for bound ("in 1994" and a block filtering
+    # o_orderdate >= '1994-01-01' AND < '1995-01-01'), is the block's own; any other is not.
+    bounds = set(frame.period_bounds or ())
+    if frame.period and not (bounds and bounds <= set(shape.filters)):
         return f"the question names a period ({frame.period}) the block cannot filter"
     for value in shape.filters:
+        if value in bounds:
+            continue
         words = question_tokens(value)
         if words and not all(stem(w) in asked for w in words):
             return f"the block keeps only rows matching '{value}'; the question does not ask that"
