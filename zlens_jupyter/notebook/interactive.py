@@ -30,6 +30,7 @@ from ..errors import UserError, ZLensError
 from ..labels import outcome_label
 from .config import ZLens
 from .render import answer_display
+from .summary import summary_bundle
 from .widget import RunPanel
 
 MODES = ("auto", "ask", "research", "sql", "block")
@@ -190,16 +191,24 @@ class AskPanel(widgets.VBox):
         cancel = CancelToken()
         run_panel.on_stop(cancel.cancel)
         self.output.outputs = (widget_output(run_panel),)
-        run: AgentRun = session.ask(
-            text,
-            mode=self.effective_mode,
-            audience=audience,
-            on_event=run_panel.on_event,
-            cancel=cancel,
-            **_budget_overrides(budget),
-        )
+        try:
+            run: AgentRun = session.ask(
+                text,
+                mode=self.effective_mode,
+                audience=audience,
+                on_event=run_panel.on_event,
+                cancel=cancel,
+                **_budget_overrides(budget),
+            )
+        except BaseException:  # failed before it started: nothing is left to Stop
+            run_panel.fail()
+            run_panel.close()
+            raise
         run_panel.finish(run)
-        self.output.outputs = (widget_output(run_panel), *run_outputs(run))
+        # As with %zlens: the live panel folds to its one-line summary, and nothing is left
+        # to Stop (the closed widget cannot interrupt a later run).
+        self.output.outputs = (summary_output(run), *run_outputs(run))
+        run_panel.close()
         return run
 
     # -- history --------------------------------------------------------------------------------
@@ -217,13 +226,12 @@ class AskPanel(widgets.VBox):
             self._showing_selection = False
 
     def show_run(self, run_id: str) -> AgentRun:
-        """Re-open a past run of this session: its finished run panel (the trace) and answer."""
+        """Re-open a past run of this session: its one-line summary (opens to the trace) and
+        its answer."""
         run = next((r for r in reversed(self.runs) if r.id == run_id), None)
         if run is None:
             raise ZLensError(f"No run {run_id} in this session's history.")
-        run_panel = RunPanel(run.question, budget=run.budget)
-        run_panel.finish(run)
-        self.output.outputs = (widget_output(run_panel), *run_outputs(run))
+        self.output.outputs = (summary_output(run), *run_outputs(run))
         return run
 
     def _on_select(self, change: dict[str, Any]) -> None:
@@ -253,6 +261,12 @@ def widget_output(widget: widgets.Widget) -> Output:
     # ipywidgets returns the data; anywidget returns (data, metadata).
     data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
     return {"output_type": "display_data", "data": data, "metadata": metadata or {}}
+
+
+def summary_output(run: AgentRun) -> Output:
+    """The finished run panel as its static one-line summary (the `%zlens` panel's end)."""
+    data, metadata = summary_bundle(run)
+    return {"output_type": "display_data", "data": data, "metadata": metadata}
 
 
 def run_outputs(run: AgentRun) -> list[Output]:
