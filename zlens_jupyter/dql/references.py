@@ -8,6 +8,7 @@ error); the prefix keeps a block called like a table from shadowing that table.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -61,6 +62,13 @@ def find_references(sql: str) -> list[QueryReference]:
     >>> [r.kind for r in find_references("SELECT @dim('t.a') FROM @table('t') -- @param('x')")]
     ['dim', 'table']
     """
+    return list(_references(sql))
+
+
+@functools.lru_cache(maxsize=1024)
+def _references(sql: str) -> tuple[QueryReference, ...]:
+    """`find_references`, remembered by the text itself: every ask compiles its block a few
+    times (matching, running, the drift check), and this scan was most of each compile."""
     found: list[QueryReference] = []
     index = 0
     while index < len(sql):
@@ -74,7 +82,7 @@ def find_references(sql: str) -> list[QueryReference]:
                 index = match.end()
                 continue
         index = _skip_literal(sql, index)
-    return found
+    return tuple(found)
 
 
 def _skip_literal(sql: str, index: int) -> int:

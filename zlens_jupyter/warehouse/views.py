@@ -9,6 +9,7 @@ connect never samples a view that would not.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -137,23 +138,32 @@ def view_body(create_sql: str) -> str:
     raise QueryError(f"cannot read the view definition {create_sql[:80]!r}")
 
 
-def referenced_tables(statement: str) -> set[str]:
+@functools.lru_cache(maxsize=512)
+def referenced_tables(statement: str) -> frozenset[str]:
     """Lower-cased names of every table or view `statement` reads (its own CTE names
-    included: checking a CTE name that is also a view's only ever refuses more)."""
-    return {
-        str(node["table_name"]).lower()
-        for node in _nodes(statement)
-        if node.get("type") == "BASE_TABLE" and "table_name" in node
-    }
+    included: checking a CTE name that is also a view's only ever refuses more).
+    Remembered by the text (a pure function of it): a certified block's SQL is guarded on
+    every ask."""
+    return frozenset(
+        {
+            str(node["table_name"]).lower()
+            for node in _nodes(statement)
+            if node.get("type") == "BASE_TABLE" and "table_name" in node
+        }
+    )
 
 
-def called_functions(statement: str) -> set[str]:
-    """Lower-cased names of every function `statement` calls (value and table functions)."""
-    return {
-        node["function_name"].lower()
-        for node in _nodes(statement)
-        if isinstance(node.get("function_name"), str)
-    }
+@functools.lru_cache(maxsize=512)
+def called_functions(statement: str) -> frozenset[str]:
+    """Lower-cased names of every function `statement` calls (value and table functions),
+    remembered by the text like `referenced_tables`."""
+    return frozenset(
+        {
+            node["function_name"].lower()
+            for node in _nodes(statement)
+            if isinstance(node.get("function_name"), str)
+        }
+    )
 
 
 def _nodes(statement: str) -> list[dict[str, Any]]:
