@@ -262,12 +262,23 @@ def cap_record(data: Any, *, keep_rows: int = MAX_ROWS, hash_cut: bool = True) -
     """A copy of a run record with long lists of rows and long texts cut, each cut noted
     with how much went, the sha256 of what went and the sha256 of the whole list (so a copy
     elsewhere can be matched). Checkpoints keep no rows and skip the hashing
-    (`keep_rows=0, hash_cut=False`): the final record is the one that vouches for them."""
-    if isinstance(data, str):
-        return _cap_text(data)
-    if isinstance(data, dict):
+    (`keep_rows=0, hash_cut=False`): the final record is the one that vouches for them.
+
+    Runs on every stored record, so scalars (most of a record) are handled inline, without
+    a call each; only dicts and lists recurse."""
+    kind = type(data)
+    if kind is str:
+        return _cap_text(data) if len(data) > MAX_TEXT else data
+    if kind is dict or isinstance(data, dict):
         capped: dict[Any, Any] = {}
         for key, value in data.items():
+            vkind = type(value)
+            if vkind in _PLAIN:
+                capped[key] = value
+                continue
+            if vkind is str:
+                capped[key] = _cap_text(value) if len(value) > MAX_TEXT else value
+                continue
             if key == "rows" and isinstance(value, list) and len(value) > keep_rows:
                 cut = value[keep_rows:]
                 note: dict[str, Any] = {"kept": keep_rows, "cut_rows": len(cut)}
@@ -280,9 +291,21 @@ def cap_record(data: Any, *, keep_rows: int = MAX_ROWS, hash_cut: bool = True) -
                 value = value[:keep_rows]
             capped[key] = cap_record(value, keep_rows=keep_rows, hash_cut=hash_cut)
         return capped
-    if isinstance(data, list | tuple):
-        return [cap_record(item, keep_rows=keep_rows, hash_cut=hash_cut) for item in data]
+    if kind is list or kind is tuple or isinstance(data, list | tuple):
+        out: list[Any] = []
+        for item in data:
+            ikind = type(item)
+            if ikind in _PLAIN:
+                out.append(item)
+            elif ikind is str:
+                out.append(_cap_text(item) if len(item) > MAX_TEXT else item)
+            else:
+                out.append(cap_record(item, keep_rows=keep_rows, hash_cut=hash_cut))
+        return out
     return data
+
+
+_PLAIN = frozenset({int, float, bool, type(None)})  # kept as they are, never cut
 
 
 _INDEX_FIELDS = ("id", "question", "status", "trust_state", "route", "started_at", "ended_at")

@@ -102,7 +102,26 @@ def match_certified(question: str, kit: RouteKit) -> BlockMatch:
     A block is a candidate when its name is what the question is about; it answers only
     when what it computes agrees with what the question asks (see `block_fit`). Blocks whose
     certification nothing backs any more (`library.lowered`) still match, so the answer can
-    say why it is not certified, but never as certified."""
+    say why it is not certified, but never as certified.
+
+    Routing matches and then the route matches again: the second gets a copy of the first
+    while the question, the library (and what it lowered) and the catalog are the same."""
+    lowered = kit.library.lowered
+    blocks = tuple((id(b), b.status) for b in kit.library.blocks)
+    key = (question, kit.library, blocks, tuple(lowered.items()), kit.warehouse.catalog())
+    memo = kit._matched
+    if memo is not None and all(a is b or a == b for a, b in zip(memo[0], key, strict=True)):
+        return _copy(memo[1])
+    match = _match(question, kit)
+    kit._matched = (key, match)
+    return _copy(match)
+
+
+def _copy(match: BlockMatch) -> BlockMatch:
+    return BlockMatch(match.block, match.score, list(match.notes), dict(match.params))
+
+
+def _match(question: str, kit: RouteKit) -> BlockMatch:
     tokens = question_tokens(question)
     content = [stem(t) for t in tokens if t not in _IGNORED and not t.isdigit()]
     if not content:

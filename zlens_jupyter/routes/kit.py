@@ -25,7 +25,7 @@ from ..parsing import (
     read_frame,
 )
 from ..semantic import SemanticModel
-from ..warehouse import Warehouse
+from ..warehouse.interface import WarehouseEngine
 
 # Requests to change data or reach outside it are refused before any SQL exists.
 _WRITE_INTENT = re.compile(
@@ -85,7 +85,7 @@ def looks_like_sql(text: str) -> bool:
 
 @dataclass
 class RouteKit:
-    warehouse: Warehouse
+    warehouse: WarehouseEngine
     library: BlockLibrary
     semantic: SemanticModel
     project_dir: Path
@@ -94,6 +94,8 @@ class RouteKit:
     _lexicon: tuple[str, Lexicon] | None = field(default=None, repr=False)
     _validated: dict[tuple[str, str], list[Any]] = field(default_factory=dict, repr=False)
     _parsed: dict[tuple[str, str], ParseResult] = field(default_factory=dict, repr=False)
+    # The last certified match (routing asks, then the route): its key and result.
+    _matched: tuple[tuple[Any, ...], Any] | None = field(default=None, repr=False)
 
     def lexicon(self) -> Lexicon:
         catalog = self.warehouse.catalog()
