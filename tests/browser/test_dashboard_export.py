@@ -70,12 +70,12 @@ def test_sample_export_shows_every_tile_with_its_label_offline(browser: Any, exp
             ".zlens-tile", "els => els.map(e => [e.dataset.tile, e.dataset.trust])"
         )
         assert tiles == [
-            ["Revenue by region", "review_required"],
+            ["Revenue by region", "certified"],
             ["Revenue by segment", "certified"],
             ["Monthly revenue", "certified"],
         ]
-        assert page.locator(".zlens-tile[data-tile='Revenue by region'] .zlens-draft-badge").count()
-        assert page.get_attribute(".zlens-dashboard", "data-trust") == "review_required"
+        assert page.locator(".zlens-draft-badge").count() == 0
+        assert page.get_attribute(".zlens-dashboard", "data-trust") == "certified"
         assert page.locator(".zlens-bar-rect").count() == 8  # two bar charts of four
         assert page.locator(".zlens-point").count() == 24  # the monthly line
         # The month range narrows the trend only: the breakdowns do not group by month.
@@ -86,6 +86,19 @@ def test_sample_export_shows_every_tile_with_its_label_offline(browser: Any, exp
             "Monthly revenue": "12",
         }
         assert page.locator(".zlens-point").count() == 12
+        feet = page.eval_on_selector_all(
+            ".zlens-tile", "els => els.map(e => e.querySelector('.zlens-tile-foot').innerText)"
+        )
+        assert feet == [
+            "block: Revenue by region · not filtered by Month",
+            "block: Revenue by segment · not filtered by Month",
+            "block: Monthly revenue · filtered by Month",
+        ]
+        page.select_option(".zlens-filter-to", "2025-03-01")
+        assert _rows(page)["Monthly revenue"] == "3"
+        page.select_option(".zlens-filter-from", "*")
+        page.select_option(".zlens-filter-to", "*")
+        assert page.locator(".zlens-point").count() == 24
         assert all(url.startswith("file://") for url in requests), requests
         print(
             f"\nsample export: {path.stat().st_size:,} bytes, first tile drawn in {seconds:.3f} s"

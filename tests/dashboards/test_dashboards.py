@@ -19,6 +19,8 @@ from zlens_jupyter.routes.app_build import split_request
 from zlens_jupyter.routes.dashboard_run import run_dashboard
 
 REQUEST = "build a dashboard of revenue by region and segment with monthly trend"
+# The sample has no certified block for orders by channel (its block is a draft).
+HALF = "build a dashboard of revenue by segment and orders by channel"
 FRAMING = {"build", "dashboard", "app", "scorecard", "monitor", "overview", "kpi", "page"}
 
 
@@ -66,28 +68,43 @@ def test_request_splits_into_parts_by_meaning(session) -> None:
     ]
 
 
-def test_half_covered_request_gives_one_draft_tile_and_the_lowest_label(session, project):
+def test_the_sample_request_is_a_dashboard_of_certified_blocks(session) -> None:
     run = session.ask(REQUEST)
     assert run.steps[0].route is Route.APP_BUILD
     view = next(a for a in run.artifacts if a.kind == "app_draft").content["dashboard"]
+    assert [(t["title"], t["block"], t["trust"]) for t in view["tiles"]] == [
+        ("Revenue by region", "Revenue by region", "certified"),
+        ("Revenue by segment", "Revenue by segment", "certified"),
+        ("Monthly revenue", "Monthly revenue", "certified"),
+    ]
+    assert view["trust"] == "certified" and run.trust_state is TrustState.CERTIFIED
+    # One shared filter, bound to the one tile grouped by month and to neither breakdown.
+    [month] = view["filters"]
+    assert month["name"] == "month" and month["tiles"] == ["Monthly revenue"]
+    assert [t["binds"] for t in view["tiles"]] == [{}, {}, {"month": "rows"}]
+
+
+def test_half_covered_request_gives_one_draft_tile_and_the_lowest_label(session, project):
+    run = session.ask(HALF)
+    assert run.steps[0].route is Route.APP_BUILD
+    view = next(a for a in run.artifacts if a.kind == "app_draft").content["dashboard"]
     tiles = {t["title"]: t for t in view["tiles"]}
-    assert [t["trust"] for t in view["tiles"]] == ["review_required", "certified", "certified"]
-    draft = tiles["Revenue by region"]
-    assert draft["draft"] and draft["block"] is None and draft["row_count"] == 4
-    assert "no certified block fits 'revenue by region'" in draft["reason"]
+    assert [t["trust"] for t in view["tiles"]] == ["certified", "review_required"]
+    draft = tiles["Orders by channel"]
+    assert draft["draft"] and draft["block"] is None and draft["row_count"] == 3
+    assert "no certified block fits 'orders by channel'" in draft["reason"]
     assert tiles["Revenue by segment"]["block"] == "Revenue by segment"
-    assert tiles["Monthly revenue"]["kind"] == "line"
     # The dashboard is only as trusted as its least trusted tile, and the run says so.
     assert view["trust"] == "review_required"
     assert run.trust_state is TrustState.REVIEW_REQUIRED
     # The uncovered part escalated along the seed's map, with the hint carried.
     escalated = [e for e in run.events if e.type.value == "escalated"]
     assert escalated and escalated[0].payload["to"] == "dql_block_draft"
-    assert "revenue by region" in escalated[0].payload["hint"]
+    assert "orders by channel" in escalated[0].payload["hint"]
     # Saved as a draft file a person owns; it parses back to the same declaration.
     saved = find_dashboard(project, view["name"])
-    assert saved.status.value == "draft" and len(saved.tiles) == 3
-    assert saved.tiles[0].draft is not None and saved.tiles[0].draft.query
+    assert saved.status.value == "draft" and len(saved.tiles) == 2
+    assert saved.tiles[1].draft is not None and saved.tiles[1].draft.query
 
 
 def test_fully_covered_request_is_certified(session):
@@ -121,6 +138,63 @@ def test_filter_changes_every_bound_tile_and_no_unbound_one(region_session):
         assert segments["variants"][f"region={option}"]["rows"] != segments["rows"]
 
 
+MONTHLY_FOR_A_REGION = '''block "Monthly revenue for a region" {
+  domain = "sales"
+  type = "custom"
+  status = "review"
+  description = "Gross revenue per calendar month, optionally for one customer region."
+  owner = "analytics@sample-shop.example"
+  grain = "month"
+  outputs = ["month", "revenue"]
+  filterBindings { region = "customers.region" }
+  params { region = "all" }
+  query = """
+    SELECT CAST(date_trunc('month', o.order_date) AS DATE) AS month,
+           ROUND(SUM(oi.quantity * oi.unit_price * (1 - oi.discount)), 2) AS revenue
+    FROM order_items AS oi
+    JOIN orders AS o ON o.order_id = oi.order_id
+    JOIN customers AS c ON c.customer_id = o.customer_id
+    WHERE @param("region") = 'all' OR c.region = @param("region")
+    GROUP BY 1
+    ORDER BY 1
+  """
+  tests { assert row_count == 24 }
+}
+'''
+
+
+def test_a_filter_binds_every_tile_declaring_its_param_and_none_other(region_session, project):
+    (project / "blocks" / "monthly_revenue_for_region.dql").write_text(MONTHLY_FOR_A_REGION)
+    region_session.reload()
+    region_session.certify("Monthly revenue for a region", by="reviewer@sample-shop.example")
+    source = """dashboard "Regions" {
+      filter "region" { param = "region" }
+      filter "month" { type = "range" column = "month" }
+      tile "Segments" { block = "Revenue by segment for a region" }
+      tile "Trend" { block = "Monthly revenue for a region" }
+      tile "Regions" { block = "Revenue by region" }
+      tile "All months" { block = "Monthly revenue" }
+    }"""
+    view = run_dashboard(parse_dql(source).declarations[0], region_session.kit)
+    assert view["trust"] == "certified"
+    region, month = view["filters"]
+    assert region["tiles"] == ["Segments", "Trend"]  # both declare @param("region")
+    assert month["tiles"] == ["Trend", "All months"]  # both grouped by month
+    tiles = {t["title"]: t for t in view["tiles"]}
+    assert tiles["Trend"]["binds"] == {"region": "param", "month": "rows"}
+    assert tiles["Regions"]["binds"] == {} and tiles["Regions"]["variants"] == {}
+    assert tiles["All months"]["binds"] == {"month": "rows"}
+    assert tiles["All months"]["variants"] == {}
+    for title in ("Segments", "Trend"):
+        variants = tiles[title]["variants"]
+        assert sorted(variants) == [f"region={r}" for r in region["options"]]
+        assert all(v["rows"] != tiles[title]["rows"] for v in variants.values())
+    # Each region's trend is that region's own revenue, month by month.
+    west = tiles["Trend"]["variants"]["region=West"]["rows"]
+    regions = dict((r[0], r[1]) for r in tiles["Regions"]["rows"])
+    assert round(sum(r[1] for r in west), 2) == pytest.approx(regions["West"], abs=0.5)
+
+
 def test_drifted_block_turns_its_tile_and_the_dashboard_pending(session, project):
     session.ask("build a dashboard of revenue by segment and monthly revenue")
     name = "Revenue by segment and monthly revenue"
@@ -137,9 +211,10 @@ def test_drifted_block_turns_its_tile_and_the_dashboard_pending(session, project
 
 
 def test_certifying_a_dashboard_needs_every_tile_certified(region_session, session):
-    session.ask(REQUEST)
+    run = session.ask(HALF)
+    name = next(a for a in run.artifacts if a.kind == "app_draft").content["dashboard"]["name"]
     with pytest.raises(UserError, match="is a draft"):
-        certify_dashboard(session, "Revenue by region and segment with monthly trend", by="me")
+        certify_dashboard(session, name, by="me")
     certified = certify_dashboard(region_session, "Regional sales", by="lead@example.com")
     assert certified.status.value == "certified"
     assert certified.certification["blocks"] == [

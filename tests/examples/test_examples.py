@@ -101,7 +101,7 @@ def test_quickstart(run_example: Any) -> None:
     [answer] = [o for o in segment if o["output_type"] == "execute_result"]
     assert {"application/vnd.vegalite.v5+json", "image/svg+xml"} <= set(answer["data"])
 
-    assert "Trust: grounded" in answer_text(outputs_of(nb, "%zlens What is revenue by region?"))
+    assert "Trust: grounded" in answer_text(outputs_of(nb, "%zlens What is revenue by category?"))
     research = answer_text(outputs_of(nb, "%zlens Why did revenue drop"))
     assert "research · 1 step" in research
     assert "2025-12" in research and "Trust: grounded" in research
@@ -119,6 +119,26 @@ def test_quickstart(run_example: Any) -> None:
     assert 'Trust: certified — certified block "Units sold by category"' in again
     frame = plain(outputs_of(nb, "run.df"))
     assert "units_sold" in frame and "Office Supplies" in frame and "173377" in frame
+
+    # The done-when: one cell gives a dashboard of the sample's certified blocks.
+    request = "%zlens build a dashboard of revenue by region and segment with monthly trend"
+    built = outputs_of(nb, request)
+    dashboard = answer_text(built)
+    assert dashboard.startswith(
+        'Dashboard "Revenue by region and segment with monthly trend": 3 tiles — 3 certified '
+        "(Revenue by region, Revenue by segment, Monthly revenue). Filters: Month."
+    )
+    assert "Trust: certified — every tile runs a certified block" in dashboard
+    [widget] = [o for o in built if WIDGET in o.get("data", {})]  # the live dashboard
+    for tile in ("Revenue by region", "Revenue by segment", "Monthly revenue"):
+        assert f"{tile}: certified — certified block '{tile}' ran unchanged" in plain([widget])
+    exported = plain(outputs_of(nb, "%zlens dashboard export"))
+    assert exported.startswith("wrote ") and exported.strip().endswith(
+        "dashboards/revenue_by_region_and_segment_with_monthly_trend.html"
+    )
+    page = Path(exported.strip().removeprefix("wrote ")).read_text()
+    assert "default-src 'none'" in page and "3 tiles, trust certified." in page
+    assert page.count('"trust":"certified"') == 4  # the dashboard and each of its tiles
 
     panel = outputs_of(nb, "import zlens_jupyter")
     assert any(WIDGET in o.get("data", {}) for o in panel)

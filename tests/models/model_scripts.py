@@ -27,7 +27,6 @@ CHANNEL_SENTENCE = (
     "In 2025 the web channel took 32,457 orders, the store 12,607 and partners 9,930."
 )
 
-REGION_QUESTION = "What is total revenue by customer region?"
 REGION_SQL = (
     "SELECT c.region, ROUND(SUM(oi.quantity * oi.unit_price * (1 - oi.discount)), 2) AS revenue "
     "FROM order_items AS oi JOIN orders AS o ON oi.order_id = o.order_id "
@@ -41,6 +40,22 @@ REGION_PLAN = {
         "order_items.order_id = orders.order_id",
         "orders.customer_id = customers.customer_id",
     ],
+}
+
+
+# Revenue by region is a certified block of the sample; revenue by category is not, so a
+# model writes it (with the closest certified blocks shown as examples).
+CATEGORY_QUESTION = "What is total revenue by product category?"
+CATEGORY_SQL = (
+    "SELECT p.category, ROUND(SUM(oi.quantity * oi.unit_price * (1 - oi.discount)), 2) AS revenue "
+    "FROM order_items AS oi JOIN products AS p ON oi.product_id = p.product_id "
+    "GROUP BY p.category ORDER BY revenue DESC"
+)
+CATEGORY_PLAN = {
+    "grain": "one row per product category",
+    "measures": ["revenue"],
+    "dimensions": ["products.category"],
+    "join_path": ["order_items.product_id = products.product_id"],
 }
 
 

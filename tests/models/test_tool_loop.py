@@ -8,13 +8,13 @@ from pathlib import Path
 
 from fake_openai import FakeOpenAIServer, Reply, final_answer, tool_call
 from model_scripts import (
+    CATEGORY_PLAN,
+    CATEGORY_QUESTION,
+    CATEGORY_SQL,
     CHANNEL_PLAN,
     CHANNEL_SENTENCE,
     CHANNEL_SQL,
     QUESTION,
-    REGION_PLAN,
-    REGION_QUESTION,
-    REGION_SQL,
     answer,
     loop_requests,
     one_step,
@@ -132,15 +132,15 @@ def test_certified_examples_are_in_the_prompt(
     make_session: MakeSession, server: FakeOpenAIServer
 ) -> None:
     server.script(
-        one_step(goal="Revenue by region"),
-        *answer(REGION_SQL, REGION_PLAN, "East leads with 10,664,527.09 in revenue."),
+        one_step(goal="Revenue by category"),
+        *answer(CATEGORY_SQL, CATEGORY_PLAN, "Electronics leads with 17,848,918.05 in revenue."),
     )
-    run = make_session().ask(REGION_QUESTION)
+    run = make_session().ask(CATEGORY_QUESTION)
     assert run.status is RunStatus.COMPLETED, run.summary
     system = loop_requests(server)[0].messages[0]["content"]
-    assert 'Certified block "Revenue by segment"' in system
+    assert 'Certified block "Top products by revenue"' in system
     assert "SUM(oi.quantity * oi.unit_price" in system  # the certified SQL itself
-    assert run.result["rows"][0][0] == "East"
+    assert run.result["rows"][0][0] == "Electronics"
 
 
 def test_a_hallucinated_tool_gets_a_structured_error_and_the_loop_goes_on(

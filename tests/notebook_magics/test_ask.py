@@ -55,16 +55,16 @@ def test_the_cell_value_is_the_answer_and_the_panel_ends_as_one_line(nb, panels)
 
 
 def test_an_assigned_answer_is_still_shown_once(nb):
-    _, out = nb.run("r = %zlens --no-panel What is revenue by region?\nx = 1")
+    _, out = nb.run("r = %zlens --no-panel What is revenue by category?\nx = 1")
     run = nb.shell.user_ns["r"]
     answer = nb.answer(out)  # exactly one, though the cell's value is not the run
     assert answer.metadata["zlens"]["run_id"] == run.id
-    _, out = nb.run("%zlens --no-panel What is revenue by region?\nprint('next')")
+    _, out = nb.run("%zlens --no-panel What is revenue by category?\nprint('next')")
     assert nb.answer(out)  # not the last line: still shown, once, when the cell ends
 
 
 def test_the_run_panel_ends_showing_the_finished_run(nb, panels):
-    run, _out = nb.run("%zlens What is revenue by region?")
+    run, _out = nb.run("%zlens What is revenue by category?")
     [panel] = panels
     assert panel.final_run["id"] == run.id
     assert panel.final_run["trust_state"] == "grounded"
@@ -73,10 +73,10 @@ def test_the_run_panel_ends_showing_the_finished_run(nb, panels):
 
 
 def test_ask_subcommand_and_output_variable(nb):
-    result, _out = nb.run("%zlens ask -o by_region What is revenue by region?")
-    run = nb.shell.user_ns["by_region"]
+    result, _out = nb.run("%zlens ask -o by_category What is revenue by category?")
+    run = nb.shell.user_ns["by_category"]
     assert run is result and run.trust_state.value == "grounded"
-    assert list(run.df.columns) == ["region", "revenue"] and len(run.df) == 4
+    assert list(run.df.columns) == ["category", "revenue"] and len(run.df) == 5
 
 
 def test_assignment_form_keeps_the_question_mark(nb):
@@ -100,11 +100,12 @@ def test_deep_forces_research(nb):
 
 def test_budget_options_apply_to_the_run(nb):
     run, _ = nb.run(
-        "%zlens --max-steps 2 --deadline 30 --budget-usd 0.5 --no-panel What is revenue by region?"
+        "%zlens --max-steps 2 --deadline 30 --budget-usd 0.5 --no-panel "
+        "What is revenue by category?"
     )
     assert (run.budget.max_steps, run.budget.deadline_s, run.budget.max_cost_usd) == (2, 30, 0.5)
     # Options are per question: the next run is back to the defaults.
-    run, _ = nb.run("%zlens --no-panel What is revenue by region?")
+    run, _ = nb.run("%zlens --no-panel What is revenue by category?")
     assert (run.budget.max_steps, run.budget.deadline_s, run.budget.max_cost_usd) == (4, 120, 2)
 
 
@@ -112,7 +113,7 @@ def test_config_magic_sets_the_defaults(nb):
     nb.run("%config ZLens.max_steps = 3")
     nb.run("%config ZLens.deadline = 45.0")
     assert nb.magics.settings.max_steps == 3
-    run, _ = nb.run("%zlens --no-panel What is revenue by region?")
+    run, _ = nb.run("%zlens --no-panel What is revenue by category?")
     assert run.budget.max_steps == 3 and run.budget.deadline_s == 45
     _, out = nb.run("%zlens config")
     assert "ZLens.max_steps = 3" in out.stdout and "ZLens.deadline = 45.0" in out.stdout
@@ -120,7 +121,7 @@ def test_config_magic_sets_the_defaults(nb):
 
 def test_config_panel_false_hides_the_panel(nb):
     nb.run("%config ZLens.panel = False")
-    _, out = nb.run("%zlens What is revenue by region?")
+    _, out = nb.run("%zlens What is revenue by category?")
     assert nb.widget_ids(out) == []
     assert nb.answer(out)
 
@@ -151,7 +152,7 @@ def test_insert_puts_the_dql_draft_in_the_next_cell(nb, monkeypatch):
 def test_insert_after_a_grounded_answer_offers_a_draft_block(nb, monkeypatch):
     calls = []
     monkeypatch.setattr(nb.shell, "set_next_input", lambda text, replace=False: calls.append(text))
-    nb.run("%zlens --insert --no-panel What is revenue by region?")
+    nb.run("%zlens --insert --no-panel What is revenue by category?")
     [text] = calls
     assert text.startswith("%%dql\n")  # a grounded answer is offered as a draft block first
     assert "SUM(order_items.quantity * order_items.unit_price" in text
@@ -233,7 +234,7 @@ def test_the_model_is_configured_by_the_zlens_traitlets(nb):
 def test_a_run_that_fails_before_starting_leaves_a_finished_panel(nb, panels):
     nb.run("%zlens connect sample")
     nb.magics.session.close()  # the next run cannot start
-    _, out = nb.run("%zlens What is revenue by region?")
+    _, out = nb.run("%zlens What is revenue by category?")
     assert "this database connection is closed" in out.stderr
     [panel] = panels
     live, settled = out.outputs

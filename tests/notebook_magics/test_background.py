@@ -38,7 +38,7 @@ def wait_for(condition, timeout=60.0):
 def test_background_run_returns_at_once_and_finishes_in_a_thread(shell):
     ip, magics = shell
     ip.run_line_magic("zlens", "connect sample")
-    returned = ip.run_line_magic("zlens", "--background --no-panel What is revenue by region?")
+    returned = ip.run_line_magic("zlens", "--background --no-panel What is revenue by category?")
     assert returned is None  # the cell is free while the run works
     assert wait_for(lambda: len(magics.history) == 1)
     run = magics.history[0]
@@ -75,7 +75,7 @@ def test_stop_message_cancels_a_background_run(shell, monkeypatch):
             panels.append(self)
 
     monkeypatch.setattr(widget, "RunPanel", Recorded)
-    ip.run_line_magic("zlens", "--background --max-steps 4 What is revenue by region?")
+    ip.run_line_magic("zlens", "--background --max-steps 4 What is revenue by category?")
     assert started.wait(30)
     # What the browser sends when Stop is clicked.
     panels[0]._handle_message(panels[0], {"kind": "stop"}, [])

@@ -22,10 +22,10 @@ def test_one_cell_gives_a_dashboard_widget_and_reopens_by_name(nb, monkeypatch) 
     monkeypatch.setattr(DashboardWidget, "__init__", record)
     nb.run("%zlens connect sample")
     run, captured = nb.run(f"%zlens {REQUEST}")
-    assert run.route.value == "app_build" and run.trust_state.value == "review_required"
+    assert run.route.value == "app_build" and run.trust_state.value == "certified"
     assert len(shown) == 1
     view = shown[0].view
-    assert [t["trust"] for t in view["tiles"]] == ["review_required", "certified", "certified"]
+    assert [t["trust"] for t in view["tiles"]] == ["certified", "certified", "certified"]
     # The answer card's Insert button carries the dashboard's DQL for a %%dql cell.
     html = nb.answer(captured).data["text/html"]
     encoded = re.search(r'data-zlens-insert="([^"]+)"', html).group(1)

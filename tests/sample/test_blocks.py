@@ -20,7 +20,12 @@ from zlens_jupyter.sample import bundled_project
 from zlens_jupyter.sample.workspace import SAMPLE_CERTIFIED_BLOCKS, SAMPLE_CERTIFIER
 from zlens_jupyter.warehouse import Warehouse
 
-CERTIFIED = {"Revenue by segment", "Monthly revenue", "Top products by revenue"}
+CERTIFIED = {
+    "Revenue by segment",
+    "Revenue by region",
+    "Monthly revenue",
+    "Top products by revenue",
+}
 
 
 def library() -> BlockLibrary:

@@ -9,8 +9,8 @@ to what the blocks declare (`@param`s) or to a column a tile's result is grouped
       domain = "sales"
       status = "draft"
       owner = "analytics@company.com"
-      description = "Revenue by region and segment with the monthly trend."
-      request = "revenue by region and segment with monthly trend"
+      description = "Revenue by segment and orders by channel."
+      request = "revenue by segment and orders by channel"
       columns = 2
 
       filter "region" {
@@ -31,9 +31,9 @@ to what the blocks declare (`@param`s) or to a column a tile's result is grouped
         width = 1
       }
 
-      tile "Revenue by region" {         // no certified block: a draft, shown as one
-        part = "revenue by region"
-        draft_block "Revenue by region" { query = "SELECT ..." }
+      tile "Orders by channel" {         // no certified block: a draft, shown as one
+        part = "orders by channel"
+        draft_block "Orders by channel" { query = "SELECT ..." }
       }
     }
 

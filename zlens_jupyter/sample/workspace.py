@@ -22,7 +22,12 @@ SAMPLE_PROJECT_DIRNAME = "sample-project"
 # when it is made, so each carries a real record (SQL hash, schema fingerprint) that drift
 # and hand edits are checked against, like any block a person certifies.
 SAMPLE_CERTIFIER = "analytics@sample-shop.example"
-SAMPLE_CERTIFIED_BLOCKS = ("Revenue by segment", "Monthly revenue", "Top products by revenue")
+SAMPLE_CERTIFIED_BLOCKS = (
+    "Revenue by segment",
+    "Revenue by region",
+    "Monthly revenue",
+    "Top products by revenue",
+)
 
 
 def bundled_project() -> Traversable:
