@@ -35,6 +35,7 @@ The folder is queryable with DuckDB:
 from __future__ import annotations
 
 import builtins
+import contextlib
 import errno
 import hashlib
 import heapq
@@ -57,6 +58,10 @@ MAX_TEXT = 64 * 1024  # characters kept per text (question, message, model outpu
 CHECKPOINT_EVERY_S = 1.0  # later checkpoints of one run: at most this often
 INDEX_NAME = "runs-index.jsonl"  # beside runs/, so `runs/*.json` globs see records only
 _INDEX_QUESTION = 500  # characters of the question kept in an index line
+LIVE_NAME = "runs-live"  # beside runs/: one empty marker file per run not yet finished
+# A listing with a limit reads this many index lines more than it shows, from the end: a
+# run among the newest by start is missed only if more than this many runs overlapped it.
+TAIL_SLACK = 1000
 
 
 class RunNotStored(UserError):
@@ -82,6 +87,7 @@ class RunStore:
         self.project_dir = Path(project_dir)
         self.dir = self.project_dir / RUNS_DIR
         self.index_path = self.dir.parent / INDEX_NAME
+        self.live_dir = self.dir.parent / LIVE_NAME
         self._checkpointed: dict[str, float] = {}  # run id -> when its last checkpoint was
         self._stored: dict[str, str] = {}  # run id -> status of its last complete final write
 
@@ -96,6 +102,8 @@ class RunStore:
         if last is not None and now - last < CHECKPOINT_EVERY_S:
             return
         self._checkpointed[run.id] = now
+        if last is None:
+            self._mark_live(run.id)
         data = run.to_dict()
         data["checkpoint"] = {"pid": os.getpid(), "host": socket.gethostname(), "at": utc_now()}
         try:
@@ -129,6 +137,7 @@ class RunStore:
         else:
             self._stored[run.id] = run.status.value
             self._index(data)
+            self._unmark_live(run.id)
             return
         (self.dir / f"{run.id}.json").unlink(missing_ok=True)  # frees space on a full disk
         try:
@@ -154,6 +163,20 @@ class RunStore:
         finally:
             os.close(fd)
 
+    def _mark_live(self, run_id: str) -> None:
+        """A marker saying this run has no final record yet, so a listing with a limit finds
+        live and killed runs without reading the whole runs folder. Best effort: without it
+        the run is still found by a full listing."""
+        try:
+            self.live_dir.mkdir(parents=True, exist_ok=True)
+            os.close(os.open(self.live_dir / run_id, os.O_WRONLY | os.O_CREAT, 0o644))
+        except OSError:
+            pass
+
+    def _unmark_live(self, run_id: str) -> None:
+        with contextlib.suppress(OSError):
+            (self.live_dir / run_id).unlink(missing_ok=True)
+
     def _write(self, run_id: str, data: dict[str, Any]) -> None:
         # Serialized before any file is touched: a record that cannot be encoded must not
         # leave an empty file behind. Capped by the caller; lone surrogates escaped.
@@ -174,7 +197,13 @@ class RunStore:
         """Runs newest first. A live checkpoint whose writer is gone reads `interrupted`.
 
         Finished runs come from the summary index; only records it does not know (live,
-        killed, or older than the index) are parsed, and then added to it when finished."""
+        killed, or older than the index) are parsed, and then added to it when finished.
+        With a `limit`, a large index is read from its end only, plus the live-run markers:
+        listing 100,000 runs costs what listing a few thousand does."""
+        if limit:
+            newest = self._list_tail(limit)
+            if newest is not None:
+                return newest
         try:
             names = os.listdir(self.dir)
         except OSError:
@@ -199,19 +228,78 @@ class RunStore:
             if limit
             else sorted(rows, key=_started, reverse=True)
         )
-        return [
-            RunSummary(
-                id=str(r[0]),
-                question=str(r[1]),
-                status=str(r[2]),
-                trust_state=r[3],
-                route=r[4],
-                started_at=str(r[5]),
-                ended_at=r[6],
-                path=self.dir / f"{r[0]}.json",
-            )
-            for r in newest
-        ]
+        return [self._summary(r) for r in newest]
+
+    def _summary(self, r: tuple[Any, ...] | builtins.list[Any]) -> RunSummary:
+        return RunSummary(
+            id=str(r[0]),
+            question=str(r[1]),
+            status=str(r[2]),
+            trust_state=r[3],
+            route=r[4],
+            started_at=str(r[5]),
+            ended_at=r[6],
+            path=self.dir / f"{r[0]}.json",
+        )
+
+    def _list_tail(self, limit: int) -> builtins.list[RunSummary] | None:
+        """The newest `limit` runs from the index's last lines and the live markers, or None
+        when the index is small (or missing) and the whole folder is read instead: then
+        records no index line knows (written before the index) are found too."""
+        rows = self._read_index_tail(limit + TAIL_SLACK)
+        if rows is None:
+            return None
+        try:
+            live = os.listdir(self.live_dir)
+        except OSError:
+            live = []
+        for run_id in live:
+            if run_id.startswith(".") or run_id in rows:
+                if run_id in rows:
+                    self._unmark_live(run_id)  # finished: its final write was indexed
+                continue
+            data = _read(self.dir / f"{run_id}.json")
+            if data is None:
+                continue
+            row = _index_row(data)
+            row[2] = _effective_status(data)
+            if row[2] != RunStatus.RUNNING.value and "checkpoint" not in data:
+                self._index(data)  # finished but unindexed (its index line was lost)
+                self._unmark_live(run_id)
+            rows[run_id] = row
+        out: builtins.list[RunSummary] = []
+        for row in sorted(rows.values(), key=_started, reverse=True):
+            if len(out) == limit:
+                break
+            if os.path.exists(self.dir / f"{row[0]}.json"):  # a deleted record is not listed
+                out.append(self._summary(row))
+        return out
+
+    def _read_index_tail(self, lines: int) -> dict[str, builtins.list[Any]] | None:
+        """id -> row of the index's last `lines` lines (the last line of a run wins), or
+        None when the index has no more lines than that (or cannot be read)."""
+        block = 256 * 1024
+        try:
+            with open(self.index_path, "rb") as fh:
+                end = fh.seek(0, os.SEEK_END)
+                position, data = end, b""
+                while position > 0 and data.count(b"\n") <= lines:
+                    step = min(block, position)
+                    position -= step
+                    fh.seek(position)
+                    data = fh.read(step) + data
+        except OSError:
+            return None
+        if position == 0:
+            return None  # a small index: the full listing is cheap and finds everything
+        text = data.decode("utf-8", "replace")
+        kept = text.splitlines()[1:]  # the first line may start mid-line
+        found: dict[str, builtins.list[Any]] = {}
+        for line in kept[-lines:]:
+            row = _parse_line(line) if line else None
+            if isinstance(row, list) and len(row) == len(_INDEX_FIELDS):
+                found[str(row[0])] = row
+        return found
 
     def _read_index(self) -> dict[str, builtins.list[Any]]:
         """id -> summary row of every finished run the index holds (the last line wins)."""

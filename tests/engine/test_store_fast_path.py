@@ -101,3 +101,55 @@ def test_listing_with_a_limit_returns_the_newest(tmp_path):
         store.save(AgentRun(id=f"run_{i}", question=str(i), started_at=f"2026-01-0{i + 1}"))
     assert [s.id for s in store.list(limit=2)] == ["run_4", "run_3"]
     assert isinstance(store.list(limit=2)[0].path, Path)
+
+
+def _big_index(store: RunStore, n: int) -> None:
+    """`n` finished runs in the index (records too), written directly: fast to set up."""
+    store.dir.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for i in range(n):
+        run_id = f"run_{i:06d}"
+        started = f"2026-01-01T00:{i // 60 % 60:02d}:{i % 60:02d}.{i:06d}Z"
+        row = [run_id, f"q{i}", "completed", None, None, started, started]
+        (store.dir / f"{run_id}.json").write_text(json.dumps({"id": run_id, "status": "x"}))
+        lines.append(json.dumps(row))
+    store.index_path.write_text("\n".join(lines) + "\n")
+
+
+def test_a_limited_listing_of_a_large_index_reads_its_end_and_the_live_markers(tmp_path):
+    from zlens_jupyter.store import TAIL_SLACK
+
+    store = RunStore(tmp_path)
+    _big_index(store, TAIL_SLACK + 500)
+    # A record far back in the folder that no index line knows is not parsed: the tail and
+    # the live markers say everything a limited listing needs.
+    (store.dir / "run_stray.json").write_text(json.dumps({"id": "run_stray", "question": "?"}))
+    # A run that was killed mid-way: its checkpoint and its live marker stay behind.
+    live = AgentRun(id="run_zz_dead", question="dead", started_at="2027-01-01T00:00:00Z")
+    store.checkpoint(live)
+    data = json.loads((store.dir / "run_zz_dead.json").read_text())
+    data["checkpoint"]["pid"] = _a_dead_pid()
+    (store.dir / "run_zz_dead.json").write_text(json.dumps(data))
+    assert (store.live_dir / "run_zz_dead").exists()
+    listed = RunStore(tmp_path).list(limit=3)
+    newest = f"run_{TAIL_SLACK + 499:06d}"
+    assert [s.id for s in listed][:2] == ["run_zz_dead", newest]
+    assert listed[0].status == "interrupted" and listed[1].question == f"q{TAIL_SLACK + 499}"
+    # The full listing still reads the whole folder.
+    assert "run_stray" in {s.id for s in RunStore(tmp_path).list()}
+
+
+def test_a_finished_run_leaves_no_live_marker_and_a_deleted_record_is_not_listed(tmp_path):
+    from zlens_jupyter.store import TAIL_SLACK
+
+    store = RunStore(tmp_path)
+    _big_index(store, TAIL_SLACK + 10)
+    run = AgentRun(id="run_zz_done", question="done", started_at="2027-01-01T00:00:00Z")
+    store.checkpoint(run)
+    assert (store.live_dir / "run_zz_done").exists()
+    run.status = RunStatus.COMPLETED
+    store.save(run)
+    assert not (store.live_dir / "run_zz_done").exists()
+    (store.dir / f"run_{TAIL_SLACK + 9:06d}.json").unlink()
+    listed = [s.id for s in RunStore(tmp_path).list(limit=2)]
+    assert listed == ["run_zz_done", f"run_{TAIL_SLACK + 8:06d}"]
