@@ -10,8 +10,12 @@
 //   - clicks on `[data-zlens-insert]` (base64 UTF-8 source) in answer HTML: the same insertion.
 //   - clicks on `[data-zlens-ask]` (a clarification's option): the re-asked question goes into
 //     a new cell below, which runs at once.
+//   - clicks on an answer's Copy SQL button and on its view toggles (see views.js).
 // Handled events get preventDefault(), which tells the sender that someone acted on them.
+// A second plugin (highlight.js) highlights `%%dql` and `%%zlens_sql` cells as SQL.
 import { INotebookTracker, NotebookActions } from '@jupyterlab/notebook';
+import highlightPlugin from './highlight.js';
+import { copyClicked, enhanceViews, VIEWS_CSS } from './views.js';
 
 const INSERT_SELECTOR = '[data-zlens-insert], .zlens-insert';
 const ASK_SELECTOR = '[data-zlens-ask]';
@@ -98,6 +102,9 @@ function attach(panel) {
     }
   };
   const onClick = event => {
+    if (copyClicked(event, node)) {
+      return;
+    }
     const ask = event.target.closest ? event.target.closest(ASK_SELECTOR) : null;
     if (ask && node.contains(ask)) {
       // A clarification's option: ask again with that choice, in a new cell below, now.
@@ -126,7 +133,22 @@ function attach(panel) {
   node.addEventListener('zlens:interrupt', onInterrupt);
   node.addEventListener('zlens:insert-cell', onInsert);
   node.addEventListener('click', onClick);
+  // Answers appear as outputs render (and again when a saved notebook opens): give each
+  // one its row of view toggles once, at most once per animation frame.
+  let scheduled = false;
+  const observer = new MutationObserver(() => {
+    if (!scheduled) {
+      scheduled = true;
+      requestAnimationFrame(() => {
+        scheduled = false;
+        enhanceViews(node);
+      });
+    }
+  });
+  observer.observe(node, { childList: true, subtree: true });
+  enhanceViews(node);
   panel.disposed.connect(() => {
+    observer.disconnect();
     node.removeEventListener('zlens:interrupt', onInterrupt);
     node.removeEventListener('zlens:insert-cell', onInsert);
     node.removeEventListener('click', onClick);
@@ -141,9 +163,15 @@ const plugin = {
   activate: (app, tracker) => {
     tracker.forEach(attach);
     tracker.widgetAdded.connect((_, panel) => attach(panel));
+    if (!document.getElementById('zlens-views-style')) {
+      const style = document.createElement('style');
+      style.id = 'zlens-views-style';
+      style.textContent = VIEWS_CSS;
+      document.head.append(style);
+    }
     // Lets a page (and the browser tests) see that the extension is active.
     document.body.dataset.zlensExtension = 'active';
   }
 };
 
-export default plugin;
+export default [plugin, highlightPlugin];

@@ -138,6 +138,10 @@ def _start_server(
         f"--{app_class}.workspaces_dir={work / 'workspaces'}",
         f"--{app_class}.extra_labextensions_path={extensions}",
     ]
+    if app_class != "LabApp":
+        # Notebook 7's server loads JupyterLab's too, whose handler serves /lab/extensions/:
+        # without the same path it serves the copy made at install, not the tree's build.
+        command.append(f"--LabApp.extra_labextensions_path={extensions}")
     env = {
         **os.environ,
         "JUPYTER_CONFIG_DIR": str(work / "config"),

@@ -46,8 +46,11 @@ def test_notebook7_shows_the_saved_answer_and_inserts_below(notebook7_page):
     assert "UA flew the most flights." in answer.inner_text()
     assert answer.locator(".zlens-trust").inner_text() == "grounded"
     assert answer.locator("table tr").count() == 1 + 4
-    answer.locator(".zlens-sql-box summary").click()  # the SQL is folded under the answer
-    assert "GROUP BY 1" in answer.locator("pre.zlens-sql").inner_text()
+    sql = answer.locator("pre.zlens-sql")
+    assert not sql.is_visible()  # folded: the SQL toggle opens it
+    answer.locator(".zlens-tabbar button.zlens-tab-sql").click()
+    sql.wait_for(state="visible")
+    assert "GROUP BY 1" in sql.inner_text()
     nb.cell(0).locator(".vega-embed").wait_for()
     nb.shot("answer")
     # The sanitizer may strip data-* attributes from untrusted HTML; the extension then

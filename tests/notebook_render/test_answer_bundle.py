@@ -22,6 +22,11 @@ ALLOWED_TAGS = {
     "button",
     "details",
     "summary",
+    # the Trace view's steps and checks
+    "ol",
+    "ul",
+    "li",
+    "b",
 }
 
 

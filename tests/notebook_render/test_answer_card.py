@@ -138,3 +138,23 @@ def test_table_numbers_read_like_the_sentence_but_ids_and_years_do_not(make_run)
     cells = re.findall(r"<td[^>]*>([^<]*)</td>", data["text/html"])
     assert cells[:4] == ["10234", "2025", "17,855", "1,234.50"]
     assert "10234  2025  17,855  1,234.50" in data["text/plain"]
+
+
+def test_the_card_views_are_toggles_table_and_chart_open_sql_and_trace_folded(grounded_run):
+    html = answer_display(grounded_run)[0]["text/html"]
+    views = re.findall(r'<details class="zlens-view zlens-view-(\w+)"( open)?', html)
+    assert views == [("table", " open"), ("chart", " open"), ("sql", ""), ("trace", "")]
+    trace = html[html.index("zlens-view-trace") :]
+    assert "1 step, " in trace and " checks passed</span></summary>" in trace
+    assert 'class="zl-step"' in trace and "generated from the catalog" in trace
+    # The SQL view holds the SQL and the block draft to copy by hand (no extension needed).
+    sql = html[html.index("zlens-view-sql") : html.index("zlens-view-trace")]
+    assert '<pre class="zlens-sql"' in sql and "GROUP BY 1" in sql
+    assert '<pre class="zlens-source-dql"' in sql and "%%dql" in sql
+    # Insert and Copy, once each.
+    for button in ("zlens-insert-dql", "zlens-insert-sql", "zlens-copy-sql"):
+        assert (
+            html.count(f'class="zlens-insert {button}"')
+            + html.count(f'class="zlens-copy {button}"')
+            == 1
+        ), button

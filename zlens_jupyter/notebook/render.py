@@ -2,15 +2,16 @@
 terminal, long after the kernel is gone.
 
 `answer_bundle(run)` returns `(data, metadata)` for `IPython.display.publish_display_data` or
-`display(..., raw=True)`: `text/html` (sentence, table preview, trust chip, SQL, provenance,
-Insert buttons and the cell sources to copy), `text/plain`, and a Vega-Lite chart when one
-fits. Every piece of text from the run is escaped; styling uses JupyterLab's theme variables
-with fallbacks, inline, because nbviewer and GitHub drop <style> blocks.
+`display(..., raw=True)`: `text/html` (trust chip and reason, sentence, then the Table, Chart,
+SQL and Trace views as toggles, provenance, Insert and Copy buttons once), `text/plain`, and a
+Vega-Lite chart when one fits. Every piece of text from the run is escaped; styling uses
+JupyterLab's theme variables with fallbacks, inline, because nbviewer and GitHub drop <style>
+blocks.
 
 The Insert buttons carry their cell source (base64, `data-zlens-insert`) for the ZLens lab
-extension, which inserts the cell below. Output HTML cannot run scripts of its own, so where
-the extension is absent (nbviewer, classic viewers) the buttons do nothing and the "Cell
-sources to copy" <details> block holds the same text to copy by hand.
+extension, which inserts the cell below; Copy SQL copies the SQL view's text. Output HTML
+cannot run scripts of its own, so where the extension is absent (nbviewer, classic viewers)
+the buttons do nothing and the SQL view holds the same text to copy by hand.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from .chart_image import SVG, chart_svg, svg_data_uri
 from .findings import findings_html, research_findings
 from .insert import dql_draft_source, encode_source, sql_cell_source
 from .numbers import kpi_html, kpi_values, table_cell
+from .summary import checks, trace_html
 
 PREVIEW_ROWS = 20
 
@@ -229,7 +231,7 @@ def answer_text(data: dict[str, Any]) -> str:
 
 def answer_html(data: dict[str, Any], *, chart: str = "") -> str:
     """The answer as self-contained HTML (no scripts: sanitized front ends drop them);
-    `chart` is the chart's static image markup, placed under the table."""
+    `chart` is the chart's static image markup, the Chart view."""
     parts = [
         f'<div class="zlens-answer" data-zlens-run="{escape(str(data.get("id", "")))}"'
         f' style="font-family: {_FONT}; font-size: var(--jp-content-font-size1, 14px);'
@@ -240,15 +242,7 @@ def answer_html(data: dict[str, Any], *, chart: str = "") -> str:
     findings = research_findings(data)
     if findings:  # research: each finding with its own table, chart, SQL and Insert
         parts.append(findings_html(findings))
-    else:
-        parts += [_table_html(data), chart]
-    if data.get("sql") and not findings:  # folded: the answer stays above the fold
-        parts.append(
-            '<details class="zlens-sql-box"><summary style="cursor: pointer; font-size: 12px;'
-            f' {_MUTED}">SQL</summary>'
-            f'<pre class="zlens-sql" style="{_PRE}">{escape(str(data["sql"]).strip())}</pre>'
-            "</details>"
-        )
+    parts.append(_views_html(data, "" if findings else chart, with_result=not findings))
     parts.append(
         f'<div class="zlens-provenance" style="{_MUTED}; font-size: 12px; margin: 4px 0">'
         f"{escape(provenance_line(data))}</div>"
@@ -257,6 +251,67 @@ def answer_html(data: dict[str, Any], *, chart: str = "") -> str:
     parts.append(_actions_html(data))
     parts.append("</div>")
     return "\n".join(p for p in parts if p)
+
+
+def _views_html(data: dict[str, Any], chart: str, *, with_result: bool) -> str:
+    """The answer's views as toggles: Table and Chart open, SQL and Trace folded.
+
+    Each view is a <details> (sanitizers keep it, and nbviewer, GitHub and nbconvert open
+    and close it without a script); the ZLens lab extension gathers their summaries into one
+    row of toggle buttons. Classes, not data-* attributes, name them: JupyterLab's sanitizer
+    drops data-* from a reopened (untrusted) notebook's HTML.
+    """
+    views = []
+    if with_result:
+        table = _table_html(data)
+        if table:
+            views.append(("table", "Table", "", table, True))
+        if chart:
+            views.append(("chart", "Chart", "", chart, True))
+    sql = str(data.get("sql") or "").strip()
+    if sql:
+        views.append(("sql", "SQL", "", _sql_view_html(data, sql), False))
+    if data.get("steps"):
+        passed, total = checks(data)
+        steps = len(data.get("steps") or [])
+        note = f"{steps} step{'s' if steps != 1 else ''}"
+        note += f", {passed}/{total} checks passed" if total else ""
+        views.append(("trace", "Trace", note, trace_html(data), False))
+    if not views:
+        return ""
+    boxes = []
+    for kind, name, note, body, is_open in views:
+        wide = kind in ("sql", "trace")  # a row of their own; Table and Chart sit side by side
+        summary = (
+            f'<summary style="cursor: pointer; font-size: 12px; {_MUTED}">'
+            f'<span class="zlens-view-name">{name}</span>'
+            + (f'<span class="zlens-view-note"> · {escape(note)}</span>' if note else "")
+            + "</summary>"
+        )
+        boxes.append(
+            f'<details class="zlens-view zlens-view-{kind}"{" open" if is_open else ""}'
+            f' style="{"flex: 1 1 100%; " if wide else ""}min-width: 0">'
+            f"{summary}{body}</details>"
+        )
+    return (
+        '<div class="zlens-views" style="display: flex; flex-wrap: wrap; gap: 2px 18px;'
+        f' align-items: flex-start; margin: 2px 0">{"".join(boxes)}</div>'
+    )
+
+
+def _sql_view_html(data: dict[str, Any], sql: str) -> str:
+    """The SQL, then the same query as a block draft (the Insert buttons' sources)."""
+    parts = [f'<pre class="zlens-sql" style="{_PRE}">{escape(sql)}</pre>']
+    draft = dql_draft_source(data)
+    if draft:
+        parts.append(
+            f'<div style="{_MUTED}; font-size: 12px">As a block draft (Insert as DQL cell)</div>'
+            f'<pre class="zlens-source-dql" style="{_PRE}">{escape(draft)}</pre>'
+        )
+    cell = sql_cell_source(data)
+    if cell:  # what Insert SQL cell inserts, for the extension when data-* was stripped
+        parts.append(f'<pre class="zlens-source-sql" hidden>{escape(cell)}</pre>')
+    return "".join(parts)
 
 
 def _trust_html(data: dict[str, Any]) -> str:
@@ -349,32 +404,28 @@ def _options_html(data: dict[str, Any]) -> str:
 
 
 def _actions_html(data: dict[str, Any]) -> str:
+    """Insert as DQL cell, Insert SQL cell and Copy SQL, once per answer. Their sources are
+    in the SQL view too (to copy by hand where no ZLens lab extension runs the buttons)."""
     sources = [
-        ("dql", "Insert as DQL cell", "DQL draft", dql_draft_source(data)),
-        ("sql", "Insert SQL cell", "SQL cell", sql_cell_source(data)),
+        ("dql", "Insert as DQL cell", dql_draft_source(data)),
+        ("sql", "Insert SQL cell", sql_cell_source(data)),
     ]
-    sources = [s for s in sources if s[3]]
-    if not sources:
-        return ""
-    buttons = "".join(
+    buttons = [
         f'<button type="button" class="zlens-insert zlens-insert-{kind}"'
         f' data-zlens-insert="{encode_source(source)}" data-zlens-cell-type="code"'
         f' title="Insert a new cell below with this source (needs the ZLens lab extension)"'
         f' style="{_BUTTON}">{escape(label)}</button>'
-        for kind, label, _, source in sources
+        for kind, label, source in sources
         if source
-    )
-    copies = "".join(
-        f'<div style="{_MUTED}; font-size: 12px">{escape(title)}</div>'
-        f'<pre class="zlens-source-{kind}" style="{_PRE}">{escape(source)}</pre>'
-        for kind, _, title, source in sources
-        if source
-    )
-    return (
-        f'<div class="zlens-actions" style="margin: 6px 0">{buttons}</div>'
-        '<details class="zlens-copy"><summary style="cursor: pointer; font-size: 12px;'
-        f' {_MUTED}">Cell sources to copy</summary>{copies}</details>'
-    )
+    ]
+    if str(data.get("sql") or "").strip():
+        buttons.append(
+            '<button type="button" class="zlens-copy zlens-copy-sql" title="Copy the SQL to'
+            f' the clipboard (needs the ZLens lab extension)" style="{_BUTTON}">Copy SQL</button>'
+        )
+    if not buttons:
+        return ""
+    return f'<div class="zlens-actions" style="margin: 6px 0">{"".join(buttons)}</div>'
 
 
 __all__ = [

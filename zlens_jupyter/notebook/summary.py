@@ -168,11 +168,12 @@ def summary_html(data: dict[str, Any], orb: str) -> str:
         f' data-zlens-run="{escape(str(data.get("id", "")))}" style="font-family: {_FONT};'
         " font-size: 13px; color: var(--jp-ui-font-color1, inherit); border: 1px solid"
         f' {_BORDER}; border-radius: 6px; padding: 3px 10px; max-width: 860px">'
-        f'<details class="zl-trace">{head}{_trace_html(data)}</details></div>'
+        f'<details class="zl-trace">{head}{trace_html(data)}</details></div>'
     )
 
 
-def _trace_html(data: dict[str, Any]) -> str:
+def trace_html(data: dict[str, Any]) -> str:
+    """The run's steps (route, status, attempts, repairs) with each attempt's checks."""
     rows = []
     for step in data.get("steps") or []:
         route = ROUTE_WORDS.get(str(step.get("route")), str(step.get("route") or ""))
@@ -211,4 +212,11 @@ def _trace_html(data: dict[str, Any]) -> str:
     )
 
 
-__all__ = ["checks", "failed_bundle", "stopped_at", "summary_bundle", "summary_html"]
+__all__ = [
+    "checks",
+    "failed_bundle",
+    "stopped_at",
+    "summary_bundle",
+    "summary_html",
+    "trace_html",
+]
