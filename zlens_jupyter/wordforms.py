@@ -84,6 +84,23 @@ def value_forms(word: str) -> tuple[str, ...]:
 
 
 @cache
+def adjective_base(word: str) -> str | None:
+    """The plain adjective of a comparative or superlative ("warmer" -> warm, "heaviest" ->
+    heavy, "older" -> old), or None when the word is neither.
+
+    >>> adjective_base("warmer"), adjective_base("heaviest"), adjective_base("number")
+    ('warm', 'heavy', None)
+    """
+    w = word.lower()
+    if not w.endswith(("er", "est")) or len(w) < 4:
+        return None
+    found = _lemmas(w).get("ADJ") or _lemmas(w).get("ADV")
+    if found and found[0] != w:
+        return str(found[0])
+    return None
+
+
+@cache
 def is_english(word: str) -> bool:
     """Whether the English tables know the word (any part of speech)."""
     return len(word) > 1 and bool(_lemmas(word.lower()))

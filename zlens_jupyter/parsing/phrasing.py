@@ -11,6 +11,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from ..wordforms import adjective_base
 from .spec import TimeRange
 from .words import MONTHS, NUMBER_WORDS, stem, to_number
 
@@ -152,7 +153,29 @@ def find_superlative(tokens: list[str], taken: set[int]) -> tuple[bool | None, i
         if direction is not None:
             taken.add(i)
             return direction, i
+    if tokens[:1] in (["which"], ["who"]):
+        # "which discipline has the higher average salary": of the groups, the one ranked
+        # first; a comparative before "than" is a comparison instead (taken by then).
+        for i, tok in enumerate(tokens):
+            if i not in taken and tok in _COMPARATIVES and tokens[i + 1 : i + 2] != ["than"]:
+                taken.add(i)
+                return _COMPARATIVES[tok], i
     return None, None
+
+
+_COMPARATIVES = {
+    "higher": True,
+    "larger": True,
+    "greater": True,
+    "bigger": True,
+    "more": True,
+    "better": True,
+    "lower": False,
+    "smaller": False,
+    "fewer": False,
+    "less": False,
+    "worse": False,
+}
 
 
 # Adjectives whose superlative asks for the low end ("the weakest", "the youngest").
@@ -190,7 +213,25 @@ def find_comparisons(tokens: list[str], taken: set[int]) -> list[Comparison]:
                     found.append(Comparison(op, value, i, end + 1))
                     taken.update(range(i, end + 1))
                     break
+        else:
+            compared = _adjective_comparison(tokens, i, taken)
+            if compared is not None:
+                found.append(compared)
     return found
+
+
+def _adjective_comparison(tokens: list[str], i: int, taken: set[int]) -> Comparison | None:
+    """ "hotter than 90", "younger than 25": any English comparative before "than" and a
+    number. The adjective itself stays for the parser to name a column by ("hot" is the
+    temperature), so only "than" and the number are taken."""
+    if i + 2 >= len(tokens) or tokens[i + 1] != "than" or taken & {i, i + 1, i + 2}:
+        return None
+    base = adjective_base(tokens[i])
+    value = to_number(tokens[i + 2])
+    if base is None or value is None or not tokens[i].endswith("er"):
+        return None
+    taken.update({i + 1, i + 2})
+    return Comparison("<" if base in _LOW_ADJECTIVES else ">", value, i + 1, i + 3)
 
 
 def find_group_markers(tokens: list[str], taken: set[int]) -> list[int]:
@@ -263,7 +304,9 @@ def find_time_range(
             period, used = spanned
             taken.update(range(i, i + used))
             return period
-        if tok in ("in", "during", "for", "since", "before", "after") and i + 1 < len(tokens):
+        if tok in ("in", "during", "for", "from", "since", "before", "after") and i + 1 < len(
+            tokens
+        ):
             found = _period_at(tokens, i + 1)
             if found is not None:
                 period, used = found

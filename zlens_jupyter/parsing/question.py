@@ -9,12 +9,12 @@ than guess.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..semantic import SemanticModel
 from ..vocabulary import units
-from ..warehouse import Catalog, ValueMatch
-from ..wordforms import is_noun
+from ..warehouse import Catalog, TableInfo, ValueMatch
+from ..wordforms import adjective_base, is_noun, value_forms
 from .frame import EXCLUSIONS, read_frame
 from .lexicon import (
     Lexicon,
@@ -29,6 +29,7 @@ from .lexicon import (
 from .phrasing import (
     GRAINS,
     ROW_WORDS,
+    SUPERLATIVES,
     Comparison,
     find_aggregates,
     find_comparisons,
@@ -39,7 +40,7 @@ from .phrasing import (
     find_top_n,
 )
 from .spec import Filter, GroupBy, Measure, ParseResult, QuestionFrame, QuestionSpec
-from .words import STOPWORDS, question_tokens, stem, to_number
+from .words import STOPWORDS, identifier_words, question_tokens, stem, to_number
 
 # Words that glue a question together without naming data.
 GLUE_WORDS = STOPWORDS | {
@@ -131,6 +132,10 @@ class _Parse:
     taken: set[int]
     catalog: Catalog
     semantic: SemanticModel | None
+    # How a word was read where the data could not say ("sales added up"): the answer shows
+    # them and is labelled review required.
+    notes: list[str] = field(default_factory=list)
+    adjectives: set[int] = field(default_factory=set)  # positions naming a column as adjectives
 
 
 def parse_question(
@@ -214,6 +219,10 @@ def _parse(
         return _clarify(f"'{word}' could be {', '.join(names)}: which one?", names)
 
     numbered = _numbered_columns(tokens, spans, p.taken)
+    _absorb_head_nouns(tokens, spans, p.taken, lexicon)
+    by_adjective = _adjective_spans(tokens, spans, p.taken, lexicon, comparisons, superlative_at)
+    p.adjectives = {s.start for s in by_adjective}
+    spans = sorted(spans + by_adjective, key=lambda s: s.start)
     # "discipline A", "class B": a column's name, then one of its values, however short.
     value_filters += [(m, None) for m in _named_values(tokens, spans, p.taken, catalog)]
     # A number nothing explained (a year range, a count) is never dropped: "between 2010
@@ -223,14 +232,16 @@ def _parse(
         for i, t in enumerate(tokens)
         if i not in p.taken and t not in GLUE_WORDS and stem(t) not in GLUE_WORDS
     ]
-    entity = _row_entity(tokens, p.taken, unresolved, catalog)
+    entity = _row_entity(tokens, p.taken, unresolved, catalog, superlative_at)
     if entity is not None:
         # "how many cars are made by Toyota" over the one table `mpg`: its rows are the cars.
-        at, table = entity
-        spans = sorted([*spans, Span(at, at + 1, (Target("table", table),))], key=lambda s: s.start)
-        p.taken.add(at)
-        spec.notes.append(f"each row of {table} counted as one {stem(tokens[at])}")
-        unresolved = [t for t in unresolved if t != tokens[at]]
+        (at, end), table = entity
+        spans = sorted([*spans, Span(at, end, (Target("table", table),))], key=lambda s: s.start)
+        p.taken.update(range(at, end))
+        said = " ".join(stem(t) for t in tokens[at:end])
+        spec.notes.append(f"each row of {table} counted as one {said}")
+        unresolved = [t for i, t in enumerate(tokens) if i not in p.taken and t in unresolved]
+    unresolved = _drop_comparison_words(tokens, unresolved, p.taken, spans, comparisons)
     if unresolved:
         return _clarify_unresolved(unresolved)
 
@@ -238,8 +249,27 @@ def _parse(
     group_spans = [s for s in spans if _follows(s, group_starts, tokens)]
     if after_top is not None:
         group_spans += [s for s in spans if s.start == after_top and s not in group_spans]
-    if tokens[:1] == ["which"] or (tokens[:2] in (["what", "is"], ["what", "are"]) and superlative):
-        first = next((s for s in spans if s.start <= 2), None)
+    if tokens[:1] in (["which"], ["who"]) or (
+        tokens[:2] in (["what", "is"], ["what", "are"]) and superlative is not None
+    ):
+        after_superlative = superlative_at + 1 if superlative_at is not None else -1
+        # "which animal is the heaviest", "who is the oldest baker": the thing ranked.
+        first = next(
+            (
+                s
+                for s in spans
+                if (
+                    s.start <= 2
+                    or (
+                        s.start == after_superlative
+                        and tokens[0] in ("which", "who")
+                        and any(t.kind == "table" for t in s.targets)
+                    )
+                )
+                and s.start not in p.adjectives
+            ),
+            None,
+        )
         if first is not None and first not in group_spans and superlative is not None:
             group_spans.append(first)
             limit = limit or 1
@@ -273,7 +303,9 @@ def _parse(
             aggs,
             superlative,
             bool(group_spans) or limit is not None,
-            superlative_at=superlative_at if tokens[:1] != ["which"] else None,
+            superlative_at=superlative_at if tokens[:1] not in (["which"], ["who"]) else None,
+            entity_grouped=any(t.kind == "table" for s in group_spans for t in s.targets),
+            time_grain=spec.time_grain,
             counted_instead=[t.table for s in compared for t in s.targets if t.kind == "column"],
         )
         if isinstance(measures, ParseResult):
@@ -337,6 +369,14 @@ def _parse(
     chosen = _choose_value_filters(value_filters, spec.fact_table)
     if isinstance(chosen, ParseResult):
         return chosen
+    labelled = [f.value for f in chosen if f.op == "=" and f.column.lower() in _LABELS]
+    if entity is not None and labelled and any(m.agg == "count" for m in spec.measures):
+        # "how many movies did Yoda appear in": Yoda is one row; what is counted is not here.
+        return _clarify(
+            f"{labelled[0]} is one row of {entity[1]}; I can't count {tokens[entity[0][0]]} "
+            "from it. Which column holds them?",
+            [],
+        )
     spec.filters += chosen
     for f in chosen:
         grouped_on = {(g.table.lower(), (g.column or "").lower()) for g in spec.group_by}
@@ -345,6 +385,9 @@ def _parse(
             spec.group_by.append(GroupBy(f.table, f.column, alias=f.column))
     if ranked_grain and superlative is not None:
         limit = limit or 1
+    if tokens[:1] == ["who"] and not spec.group_by and not spec.listing:
+        # "who is the oldest baker" answered with only the age would not say who.
+        return _clarify("Who, by which name? Name the column that says who, e.g. a name.", [])
     shaped = spec.group_by or limit or any(m.agg in ("min", "max") for m in spec.measures)
     if superlative is not None and not shaped and not spec.listing:
         # "who is the oldest baker": a superlative that ranks nothing must not leave a count.
@@ -355,6 +398,7 @@ def _parse(
     elif desc is not None:
         spec.order_desc = desc
     spec.limit = limit
+    spec.notes += p.notes
     if shared:
         if not spec.filters or spec.listing or limit is not None:
             return _clarify(
@@ -463,12 +507,17 @@ def _measures(
     grouped: bool,
     counted_instead: list[str] | None = None,
     superlative_at: int | None = None,
+    entity_grouped: bool = False,
+    time_grain: str | None = None,
 ) -> list[Measure] | ParseResult:
     """The measures the spans name. `counted_instead`: tables of compared columns, counted
     when "how many" names nothing else ("how many products cost more than 500", where
     "products cost" is the compared column)."""
     measures: list[Measure] = []
     implicit: list[int] = []
+    # "which city had the most sales" ranks cities; "the biggest engine for each maker" is a
+    # maximum per maker.
+    ranks_groups = grouped and p.tokens[:1] in (["which"], ["who"])
     for span in spans:
         agg = next((a for s, e, a in aggs if 0 <= span.start - e <= 2), None)
         metric = next((t for t in span.targets if t.kind == "metric"), None)
@@ -563,6 +612,31 @@ def _measures(
             # most sales" may be a total: that is asked, below.)
             kind = "max" if superlative else "min"
             measures.append(Measure(kind, numeric.table, numeric, alias=f"{kind}_{numeric.column}"))
+        elif (
+            agg is None
+            and superlative is not None
+            and entity_grouped
+            and numeric is not None
+            and is_numeric(numeric.type)
+            and not is_key(numeric.column or "")
+        ):
+            # "which animal sleeps the most": ranked by each row's own value, so the extreme
+            # per name is exact (a repeated name keeps its largest).
+            kind = "max" if superlative else "min"
+            measures.append(Measure(kind, numeric.table, numeric, alias=f"{kind}_{numeric.column}"))
+        elif (
+            agg is None
+            and ((superlative is not None and ranks_groups) or time_grain is not None)
+            and span.start not in p.adjectives  # "the coldest month": an average? a low?
+            and column is not None
+            and is_numeric(column.type)
+            and not is_key(column.column or "")
+            and (column.column or "").lower() not in _CALENDAR_WORDS
+        ):
+            # "which city had the most sales", "monthly sales": a total is the usual reading,
+            # but the data cannot confirm it, so the answer says so and asks for review.
+            measures.append(Measure("sum", column.table, column, alias=f"sum_{column.column}"))
+            p.notes.append(f"{column.column} added up (a total) for each group")
         elif column is not None and is_numeric(column.type) and not is_key(column.column or ""):
             name = column.column
             return _clarify(
@@ -598,7 +672,11 @@ def _measures(
         if counted is not None and tables:
             return [Measure("count", tables[0], None, alias=f"{stem(tables[0])}_count")]
         rows_asked = any(t in ROW_WORDS for t in p.tokens)  # "the most observations"
-        if (counted is not None or rows_asked) and len(p.catalog.tables) == 1:
+        # "which eye color is the most common": the group with the most rows.
+        ranked_groups = (
+            superlative is not None and grouped and bool(set(p.tokens) & _FREQUENCY_WORDS)
+        )
+        if (counted is not None or rows_asked or ranked_groups) and len(p.catalog.tables) == 1:
             only = next(iter(p.catalog.tables))
             return [Measure("count", only, None, alias="row_count")]
         return _clarify("Which measure should I compute? Name a metric or a numeric column.", [])
@@ -645,31 +723,173 @@ def _numbered_columns(
     tokens: list[str], spans: list[Span], taken: set[int]
 ) -> list[tuple[Span, int]]:
     """ "series 5", "category 5", "episode 3": a whole number right after a phrase naming a
-    whole-number column is that column's value."""
+    whole-number column is that column's value; so is one before it after a verb of having
+    ("cars with 4 cylinders", "ships that have 3 masts")."""
     found = []
     for span in spans:
-        at = span.end
-        if at >= len(tokens) or at in taken or not tokens[at].isdigit():
+        if not any(t.kind == "column" and "INT" in t.type.upper() for t in span.targets):
             continue
-        if any(t.kind == "column" and "INT" in t.type.upper() for t in span.targets):
+        at = span.end
+        before = span.start - 1
+        if at < len(tokens) and at not in taken and tokens[at].isdigit():
             found.append((span, int(tokens[at])))
             taken.add(at)
+        elif (
+            before >= 1
+            and before not in taken
+            and isinstance(to_number(tokens[before]), int)
+            and tokens[before - 1] in _HAVING
+        ):
+            found.append((span, int(to_number(tokens[before]) or 0)))
+            taken.add(before)
     return found
 
 
+_FREQUENCY_WORDS = frozenset({"common", "popular", "frequent", "often", "most", "least"})
+_HAVING = frozenset({"have", "has", "had", "having", "with"})
+# Words people put after a measure's name that add nothing to it: "wind speed" is `Wind`,
+# "ozone level" is `Ozone`, "clarity grade" is `clarity`.
+_HEAD_NOUNS = frozenset(
+    {"level", "speed", "rate", "amount", "value", "figure", "reading", "grade", "type"}
+    | {"kind", "size", "weight", "time", "measurement", "category", "class"}
+)
+# Verbs that say a comparison's column without naming it: "diamonds that weigh over 2 carats".
+_MEASURE_VERBS = frozenset({"weigh", "cost", "earn", "measure", "last", "take", "get", "pay"})
+
+
+def _absorb_head_nouns(tokens: list[str], spans: list[Span], taken: set[int], lex: Lexicon) -> None:
+    """Marks taken a generic noun right after a column's name ("wind speed" for `Wind`), and
+    a word whose initial is the column's one-letter part ("solar radiation" for `Solar.R`),
+    when that word names nothing in the data itself."""
+    for span in spans:
+        at = span.end
+        columns = [t for t in span.targets if t.kind == "column"]
+        if at >= len(tokens) or at in taken or not columns or lex.lookup([tokens[at]]):
+            continue
+        word = tokens[at]
+        initials = {w for c in columns for w in identifier_words(c.column or "") if len(w) == 1}
+        if stem(word) in _HEAD_NOUNS or (word[:1] in initials and len(word) > 3):
+            taken.add(at)
+
+
+def _adjective_spans(
+    tokens: list[str],
+    spans: list[Span],
+    taken: set[int],
+    lex: Lexicon,
+    comparisons: list[Comparison],
+    superlative_at: int | None,
+) -> list[Span]:
+    """Columns named by an adjective or verb through the vocabulary: "hotter than 90" is the
+    temperature, "weigh more than 100" the weight, "the oldest baker" ranks by age. A
+    superlative names its column only when nothing else in the question is a number to rank
+    by ("the longest total sleep" ranks by the sleep named)."""
+    found: list[Span] = []
+    for comparison in comparisons:
+        at = comparison.op_start - 1
+        if at >= 0 and at not in taken and _span_ending_at(spans, comparison.op_start) is None:
+            found += _named_by_adjective(tokens, at, lex)
+    numbers = [s for s in spans if _names_number(s)]
+    if superlative_at is not None and not numbers and tokens[superlative_at] not in SUPERLATIVES:
+        found += _named_by_adjective(tokens, superlative_at, lex)
+    for span in found:
+        taken.update(range(span.start, span.end))
+    return found
+
+
+def _named_by_adjective(tokens: list[str], at: int, lex: Lexicon) -> list[Span]:
+    word = tokens[at]
+    base = adjective_base(word) or stem(word)
+    for form in (base, *value_forms(base)):  # "windiest" -> windy -> wind
+        targets = tuple(t for t in lex.lookup([form]) if t.kind == "column" and is_numeric(t.type))
+        if len(targets) == 1:
+            return [Span(at, at + 1, targets)]
+    return []
+
+
+def _drop_comparison_words(
+    tokens: list[str],
+    unresolved: list[str],
+    taken: set[int],
+    spans: list[Span],
+    comparisons: list[Comparison],
+) -> list[str]:
+    """ "diamonds bigger than 1 carat", "weigh over 2 carats": when the word after the number
+    names the compared column, the adjective or verb before the operator only says how it is
+    compared."""
+    for comparison in comparisons:
+        at = comparison.op_start - 1
+        word = tokens[at] if at >= 0 else ""
+        if (
+            at in taken
+            or word not in unresolved
+            or not _names_number(_unit_span(spans, comparison))
+        ):
+            continue
+        if adjective_base(word) is not None or stem(word) in _MEASURE_VERBS:
+            taken.add(at)
+            unresolved = [t for i, t in enumerate(tokens) if i not in taken and t in unresolved]
+    return unresolved
+
+
 def _row_entity(
-    tokens: list[str], taken: set[int], unresolved: list[str], catalog: Catalog
-) -> tuple[int, str] | None:
-    """The one unexplained word of a one-table database that is a plural noun people count
-    or rank ("cars", "animals", "characters"): what the table's rows are. Only that word
-    may be unexplained, and the answer says how it was read."""
-    if len(catalog.tables) != 1 or len(unresolved) != 1:
+    tokens: list[str],
+    taken: set[int],
+    unresolved: list[str],
+    catalog: Catalog,
+    superlative_at: int | None,
+) -> tuple[tuple[int, int], str] | None:
+    """The words of a one-table database that name what its rows are ("cars", "animals",
+    "faculty members"): the unexplained nouns right after "how many", "which", "who is the
+    heaviest", "percentage of the", or, as before, the one unexplained plural noun. Returns
+    ((start, end), table); the answer says how they were read."""
+    if len(catalog.tables) != 1 or not unresolved:
         return None
-    word = unresolved[0]
-    at = next((i for i, t in enumerate(tokens) if t == word and i not in taken), None)
-    if at is None or stem(word) == word or not is_noun(word):
+    info = next(iter(catalog.tables.values()))
+    ranked_at = superlative_at if tokens[:1] in (["which"], ["who"]) else None
+    found = None
+    for start in _entity_positions(tokens, ranked_at):
+        end = start
+        while end < len(tokens) and end - start < 2 and end not in taken and is_noun(tokens[end]):
+            end += 1
+        if end > start and all(t in unresolved for t in tokens[start:end]):
+            found = (start, end)
+            break
+    if found is None and len(unresolved) == 1:
+        word = unresolved[0]
+        at = next((i for i, t in enumerate(tokens) if t == word and i not in taken), None)
+        if at is not None and stem(word) != word and is_noun(word):
+            found = (at, at + 1)
+    if found is None:
         return None
-    return at, next(iter(catalog.tables.values())).name
+    start, end = found
+    if end < len(tokens) and end in taken and is_noun(tokens[end]):
+        return None  # "assistant professors": a word qualifying a value, not the rows
+    if stem(tokens[end - 1]) not in _CALENDAR_WORDS and _rows_are_periods(info):
+        return None  # rows of city-months are not "homes" (a count of rows would not be)
+    return found, info.name
+
+
+def _rows_are_periods(info: TableInfo) -> bool:
+    """Whether a table's rows are periods (a date, or a month column): its rows then count
+    days or months, never the things the period's figures are about."""
+    return any(is_temporal(c.type) or c.name.lower() == "month" for c in info.columns)
+
+
+_ENTITY_LEADS = (("how", "many"), ("number", "of"), ("which",), ("what",), ("of", "the"))
+
+
+def _entity_positions(tokens: list[str], superlative_at: int | None) -> list[int]:
+    positions = []
+    for lead in _ENTITY_LEADS:
+        for i in range(len(tokens) - len(lead)):
+            if tuple(tokens[i : i + len(lead)]) == lead:
+                at = i + len(lead)
+                at += 1 if at < len(tokens) and tokens[at] in ("the", "all") else 0
+                positions.append(at)
+    if superlative_at is not None:
+        positions.append(superlative_at + 1)
+    return positions
 
 
 def _has_dates(catalog: Catalog) -> bool:
