@@ -36,6 +36,7 @@ from .engine import (
     Route,
     RunRequest,
 )
+from .engine.intent import CERTIFIED_THRESHOLD
 from .errors import ConfigError, UserError
 from .inputs import check_budget
 from .interrupts import cancel_on_interrupt
@@ -49,6 +50,7 @@ from .routes.research import Research
 from .semantic import load_semantic
 from .store import RunStore
 from .warehouse import Warehouse
+from .warehouse.interface import WarehouseEngine
 
 MODES = tuple(m.value for m in Mode)
 
@@ -138,6 +140,15 @@ class Session:
         """What the catalog says before routing: certified match, metric match, retrieval."""
         match = match_certified(question, self.kit)
         metrics = self.semantic.match_metrics(question)
+        if match.score >= CERTIFIED_THRESHOLD:
+            # A certified match decides the action and the route whatever keyword search
+            # finds, so none is run (it was the only use of BM25 on a certified answer).
+            return IntentSignals(
+                certified_score=match.score,
+                certified_block=match.block.name if match.block else None,
+                metric_score=metrics[0][1] if metrics else 0.0,
+                notes=match.notes,
+            )
         linked = self.warehouse.link(question, k_columns=3)
         return IntentSignals(
             certified_score=match.score,
@@ -249,7 +260,8 @@ class Session:
 def connect(
     target: Any = "sample", project: str | os.PathLike[str] | None = None, **options: Any
 ) -> Session:
-    """Open a session: `"sample"`, a .duckdb path, `":memory:"` or a DuckDB connection."""
+    """Open a session: `"sample"`, a .duckdb path, `":memory:"`, a DuckDB connection or a
+    PySpark SparkSession (its current database's tables and temporary views)."""
     return Session(target, project, **options)
 
 
@@ -260,7 +272,11 @@ def parse_mode(mode: str | Mode) -> Mode:
         raise UserError(f"Unknown mode '{mode}': use one of {', '.join(MODES)}.") from None
 
 
-def _connect(target: Any) -> Warehouse:
+def _connect(target: Any) -> WarehouseEngine:
+    from .warehouse.spark import SparkWarehouse, is_spark_session
+
+    if is_spark_session(target):  # an existing SparkSession: its catalog, its cluster
+        return SparkWarehouse(target)
     if isinstance(target, str | os.PathLike) and str(target) != ":memory:":
         path = Path(target)
         if not path.exists():

@@ -15,18 +15,22 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Mapping
-
-import bm25s
-import numpy as np
-from bm25s.stopwords import STOPWORDS_EN
+from typing import TYPE_CHECKING
 
 from zlens_jupyter.vocabulary import abbreviations
 from zlens_jupyter.warehouse.models import Catalog, LinkedColumn, LinkResult
+from zlens_jupyter.warehouse.stopwords import stopwords
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# bm25s (and numpy under it) load on the first search, not on import: a certified answer
+# routes without keyword search, and `zlens ask` paid ~0.1-0.3 s for them at start-up.
 
 SAMPLED_VALUES_IN_DOC = 20
 
 # Words of a question that never name data ("how many flights" is about flights).
-_STOPWORDS = frozenset(STOPWORDS_EN) | {
+_OWN_STOPWORDS = {
     "how",
     "many",
     "much",
@@ -61,6 +65,11 @@ _STOPWORDS = frozenset(STOPWORDS_EN) | {
 }
 
 
+@functools.cache
+def _stopwords() -> frozenset[str]:
+    return stopwords("STOPWORDS_EN") | _OWN_STOPWORDS
+
+
 _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 
@@ -93,7 +102,7 @@ def _analyze_cached(text: str) -> tuple[str, ...]:
     tokens: list[str] = []
     for word in _WORDS.findall(text):
         lowered = word.lower()
-        if lowered in _STOPWORDS:
+        if lowered in _stopwords():
             continue
         tokens.append(stem(lowered))
         tokens.extend(stem(e) for e in abbreviations().get(lowered, ()))
@@ -131,6 +140,9 @@ class SchemaIndex:
             )
         self._n_columns = len(self._column_names)
         self._table_names = list(catalog.tables)
+        import bm25s
+        import numpy as np
+
         self._table_of_column = np.asarray(table_of_column, dtype=np.int64)
         self._bm25 = bm25s.BM25()
         if corpus:
@@ -142,6 +154,8 @@ class SchemaIndex:
         ids = sorted({self._vocab[t] for t in analyze(question) if t in self._vocab})
         if not ids:
             return LinkResult(tables=[], columns=[])
+        import numpy as np
+
         scores = np.asarray(self._bm25.get_scores(ids), dtype=np.float64)
         column_scores = scores[: self._n_columns]
         table_scores = scores[self._n_columns :].copy()
@@ -163,6 +177,8 @@ class SchemaIndex:
 
 def _top(scores: np.ndarray, k: int) -> list[int]:
     """Indexes of the k best positive scores, ties broken by position (deterministic)."""
+    import numpy as np
+
     positive = np.flatnonzero(scores > 0)
     if k <= 0 or positive.size == 0:
         return []

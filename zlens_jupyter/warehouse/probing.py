@@ -12,11 +12,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bm25s.stopwords import STOPWORDS_EN_PLUS
-
 from zlens_jupyter.vocabulary import value_synonyms
 from zlens_jupyter.warehouse.catalog import ColumnValues
 from zlens_jupyter.warehouse.models import Catalog, ValueMatch
+from zlens_jupyter.warehouse.stopwords import stopwords
 from zlens_jupyter.wordforms import stem, value_forms
 
 MAX_PHRASE_WORDS = 6
@@ -50,7 +49,7 @@ _MONTH_ABBREVIATIONS = {name[:3].title(): n for name, n in _MONTHS.items() if na
 _MONTH_ABBREVIATIONS["Sept"] = 9
 # Words too common to be a value unless written exactly as stored ("US" is a carrier code,
 # "us" is not; "SEE" is an airport, "see" is a verb).
-_COMMON_WORDS = frozenset(STOPWORDS_EN_PLUS) | {
+_COMMON_WORDS = stopwords("STOPWORDS_EN_PLUS") | {
     "see",
     "show",
     "get",
