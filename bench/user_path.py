@@ -120,6 +120,18 @@ def make_project(db: Path, names: list[str]) -> Path:
     return project
 
 
+def _jupysql_without_broken_spark() -> None:
+    """JupySQL imports pyspark's Connect client when pyspark is installed, and that import
+    fails without pyarrow (a Spark install for another engine): then JupySQL is loaded as
+    if pyspark were absent, which is what it does when pyspark is not installed."""
+    try:
+        import pyspark.sql.connect.dataframe  # noqa: F401
+    except ModuleNotFoundError:
+        pass
+    except Exception:
+        sys.modules["pyspark.sql.connect.dataframe"] = None  # type: ignore[assignment]
+
+
 def shell_with_extensions() -> Any:
     from IPython.core.interactiveshell import InteractiveShell
     from traitlets.config import Config
@@ -129,6 +141,7 @@ def shell_with_extensions() -> Any:
     InteractiveShell.clear_instance()
     shell = InteractiveShell.instance(config=config)
     shell.run_line_magic("load_ext", "zlens_jupyter")
+    _jupysql_without_broken_spark()
     shell.run_line_magic("load_ext", "sql")
     shell.run_line_magic("config", "SqlMagic.displaylimit = 10")
     shell.run_line_magic("config", "SqlMagic.displaycon = False")
