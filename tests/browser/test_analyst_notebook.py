@@ -130,7 +130,10 @@ def test_stop_on_a_background_run_leaves_another_running_cell_untouched(lab_page
 
 def test_a_saved_notebook_reopens_whole_with_default_settings(lab_defaults_page, tmp_path):
     nb = lab_defaults_page
-    cells = ["%zlens What is revenue by segment?", "%zlens --background What is revenue by region?"]
+    cells = [
+        "%zlens What is revenue by segment?",
+        "%zlens --background What is revenue by category?",
+    ]
     name = "reopen.ipynb"
     open_and_connect(nb, name, cells, tmp_path)
     nb.run(1, timeout=FIRST_RUN_S)

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 CELLS = [
     "%zlens What is revenue by segment?",
-    "%zlens What is revenue by region?",
+    "%zlens What is revenue by category?",
 ]
 LUMINANCE = """el => {
   const rgb = getComputedStyle(el).backgroundColor.match(/\\d+/g).map(Number);
