@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import re
+from html import unescape
 
 from zlens_jupyter.notebook.findings import research_findings
 from zlens_jupyter.notebook.render import answer_display
@@ -53,3 +54,20 @@ def test_progress_names_each_sub_query(shop):
     assert "measure by month" in purposes
     assert any(p and p.startswith("comparing 2025-12 with 2025-11 by ") for p in purposes)
     assert any(p and p.startswith("Within ") and "comparing 2025-12" in p for p in purposes)
+
+
+def test_the_sql_view_and_copy_cover_every_query(shop):
+    run = shop.ask(QUESTION)
+    html = answer_display(run)[0]["text/html"]
+    findings = research_findings(run.to_dict())
+    [sql_view] = re.findall(r'<details class="zlens-view zlens-view-sql".*?</details>', html, re.S)
+    assert "3 queries" in sql_view
+    [shown] = re.findall(r'<pre class="zlens-sql"[^>]*>(.*?)</pre>', sql_view, re.S)
+    shown = unescape(shown)
+    for finding in findings:  # each query, in order, under its title
+        assert f"-- {finding['title']}\n{finding['sql'].strip()};" in shown
+    assert shown.index(findings[0]["sql"].strip()) < shown.index(findings[2]["sql"].strip())
+    # Insert is per finding (one cell per query); Copy SQL copies them all, once.
+    assert html.count('class="zlens-insert zlens-insert-finding"') == 3
+    assert "zlens-insert-sql" not in html and "zlens-insert-dql" not in html
+    assert html.count('class="zlens-copy zlens-copy-sql"') == 1

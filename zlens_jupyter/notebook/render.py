@@ -268,9 +268,10 @@ def _views_html(data: dict[str, Any], chart: str, *, with_result: bool) -> str:
             views.append(("table", "Table", "", table, True))
         if chart:
             views.append(("chart", "Chart", "", chart, True))
-    sql = str(data.get("sql") or "").strip()
+    sql = all_sql(data)
     if sql:
-        views.append(("sql", "SQL", "", _sql_view_html(data, sql), False))
+        note = f"{len(research_findings(data))} queries" if not with_result else ""
+        views.append(("sql", "SQL", note, _sql_view_html(data, sql), False))
     if data.get("steps"):
         passed, total = checks(data)
         steps = len(data.get("steps") or [])
@@ -299,9 +300,23 @@ def _views_html(data: dict[str, Any], chart: str, *, with_result: bool) -> str:
     )
 
 
+def all_sql(data: dict[str, Any]) -> str:
+    """The answer's SQL: for research, every finding's query under its title, in order."""
+    findings = research_findings(data)
+    if not findings:
+        return str(data.get("sql") or "").strip()
+    return "\n\n".join(
+        f"-- {' '.join(str(f.get('title') or '').split())}\n{str(f['sql']).strip()};"
+        for f in findings
+        if str(f.get("sql") or "").strip()
+    )
+
+
 def _sql_view_html(data: dict[str, Any], sql: str) -> str:
     """The SQL, then the same query as a block draft (the Insert buttons' sources)."""
     parts = [f'<pre class="zlens-sql" style="{_PRE}">{escape(sql)}</pre>']
+    if research_findings(data):  # each finding has its own Insert SQL cell
+        return "".join(parts)
     draft = dql_draft_source(data)
     if draft:
         parts.append(
@@ -406,9 +421,11 @@ def _options_html(data: dict[str, Any]) -> str:
 def _actions_html(data: dict[str, Any]) -> str:
     """Insert as DQL cell, Insert SQL cell and Copy SQL, once per answer. Their sources are
     in the SQL view too (to copy by hand where no ZLens lab extension runs the buttons)."""
+    # A research answer's queries are inserted one cell each, from its findings.
+    research = bool(research_findings(data))
     sources = [
-        ("dql", "Insert as DQL cell", dql_draft_source(data)),
-        ("sql", "Insert SQL cell", sql_cell_source(data)),
+        ("dql", "Insert as DQL cell", None if research else dql_draft_source(data)),
+        ("sql", "Insert SQL cell", None if research else sql_cell_source(data)),
     ]
     buttons = [
         f'<button type="button" class="zlens-insert zlens-insert-{kind}"'
@@ -418,7 +435,7 @@ def _actions_html(data: dict[str, Any]) -> str:
         for kind, label, source in sources
         if source
     ]
-    if str(data.get("sql") or "").strip():
+    if all_sql(data):
         buttons.append(
             '<button type="button" class="zlens-copy zlens-copy-sql" title="Copy the SQL to'
             f' the clipboard (needs the ZLens lab extension)" style="{_BUTTON}">Copy SQL</button>'
