@@ -207,3 +207,46 @@ def test_stop_ends_a_run_started_from_the_interactive_panel(lab_page, tmp_path):
     assert " · " in label and label.endswith(slow)
     assert not box.locator("button", has_text="Ask").is_disabled()  # ready for the next one
     nb.shot("panel_cancelled")
+
+
+def test_one_cell_gives_a_dashboard_of_certified_blocks_with_a_live_filter(lab_page, tmp_path):
+    # The done-when, as the quickstart shows it: one cell, three certified tiles.
+    nb = lab_page
+    cells = ["%zlens build a dashboard of revenue by region and segment with monthly trend"]
+    open_and_connect(nb, "qs_dashboard.ipynb", cells, tmp_path)
+    nb.run(1, timeout=FIRST_RUN_S)
+    board = nb.cell(1).locator(".zlens-dashboard")
+    board.wait_for()
+    assert board.get_attribute("data-trust") == "certified"
+    tiles = board.locator(".zlens-tile").evaluate_all(
+        "els => els.map(e => [e.dataset.tile, e.dataset.trust])"
+    )
+    assert tiles == [
+        ["Revenue by region", "certified"],
+        ["Revenue by segment", "certified"],
+        ["Monthly revenue", "certified"],
+    ]
+    assert board.locator(".zlens-draft-badge").count() == 0
+    assert (
+        board.locator(".zlens-bar-rect").count() == 8
+        and board.locator(".zlens-point").count() == 24
+    )
+    # The month filter works in the browser at once, on the trend only.
+    board.locator(".zlens-filter-from").select_option("2025-07-01")
+    assert board.locator(".zlens-point").count() == 6
+    assert board.locator(".zlens-bar-rect").count() == 8
+    answer = nb.cell(1).locator(".zlens-answer")
+    answer.wait_for()
+    assert answer.locator(".zlens-trust").get_attribute("data-trust") == "certified"
+    board.scroll_into_view_if_needed()
+    nb.shot("dashboard")
+    # Export HTML asks the kernel (idle now) to write the offline file next to the DQL.
+    button = board.locator("button.zlens-export-dashboard")
+    button.click()
+    nb.page.wait_for_function(
+        "b => b.textContent.startsWith('Saved ')", arg=button.element_handle(), timeout=30_000
+    )
+    folder = tmp_path / "sample-project" / "dashboards"
+    exported = folder / "revenue_by_region_and_segment_with_monthly_trend.html"
+    assert button.inner_text() == f"Saved {exported}"
+    assert "3 tiles, trust certified." in exported.read_text()
