@@ -12,6 +12,10 @@ const VIEWS = '.zlens-views:not(.zlens-tabbed)';
 export const VIEWS_CSS = `
 .zlens-tabbed > details.zlens-view > summary { display: none; }
 .zlens-tabbed > details.zlens-view:not([open]) { display: none; }
+/* Insert and Copy work only here: the card's HTML keeps them hidden elsewhere. */
+.zlens-answer button.zlens-insert[hidden], .zlens-answer button.zlens-copy[hidden] {
+  display: inline-block;
+}
 .zlens-tabbar { display: flex; flex: 1 1 100%; gap: 4px; margin: 2px 0 4px; }
 .zlens-tabbar button {
   font: inherit; font-size: 12px; padding: 1px 10px; border-radius: 10px; cursor: pointer;

@@ -188,6 +188,17 @@ def test_nbconvert_execute_html_shows_the_chart_and_the_summary(page, tmp_path):
     line = page.locator(".zl-panel-static summary").inner_text()
     assert "certified" in line and "checks passed" in line
     assert page.locator(".zlens-answer .zlens-trust").inner_text() == "certified"
+    # The card's views read as foldable sections: Table and Chart open, SQL and Trace folded.
+    answer = page.locator(".zlens-answer")
+    assert answer.locator("table.zlens-table").is_visible()
+    assert answer.locator("table.zlens-table tbody tr").count() == 4
+    sql = answer.locator("pre.zlens-sql")
+    assert not sql.is_visible()
+    answer.locator("details.zlens-view-sql > summary").click()
+    assert sql.is_visible() and "segment" in sql.inner_text().lower()
+    # No Insert or Copy buttons where nothing could act on them.
+    assert answer.locator("button.zlens-insert, button.zlens-copy").count() == 3
+    assert answer.locator("button:visible").count() == 0
     folder = ARTIFACTS / "test_nbconvert_execute_html_shows_the_chart_and_the_summary"
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / "export.png"), full_page=True)

@@ -151,7 +151,10 @@ def test_the_card_views_are_toggles_table_and_chart_open_sql_and_trace_folded(gr
     sql = html[html.index("zlens-view-sql") : html.index("zlens-view-trace")]
     assert '<pre class="zlens-sql"' in sql and "GROUP BY 1" in sql
     assert '<pre class="zlens-source-dql"' in sql and "%%dql" in sql
-    # Insert and Copy, once each.
+    # Insert and Copy, once each, hidden until the ZLens lab extension's stylesheet shows them
+    # (nothing else can act on them).
+    buttons = re.findall(r'<button type="button" class="zlens-(?:insert|copy) [^>]*>', html)
+    assert len(buttons) == 3 and all(" hidden " in b for b in buttons)
     for button in ("zlens-insert-dql", "zlens-insert-sql", "zlens-copy-sql"):
         assert (
             html.count(f'class="zlens-insert {button}"')

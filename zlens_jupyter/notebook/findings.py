@@ -115,7 +115,7 @@ def _finding_html(index: int, finding: dict[str, Any]) -> str:
     source = f"%%zlens_sql\n-- {title}\n{sql}\n" if sql else ""
     insert = (
         f'<button type="button" class="zlens-insert zlens-insert-finding"'
-        f' data-zlens-insert="{encode_source(source)}" style="{_BUTTON}">'
+        f' data-zlens-insert="{encode_source(source)}" hidden style="{_BUTTON}">'
         "Insert SQL cell</button>"
         if source
         else ""

@@ -419,8 +419,12 @@ def _options_html(data: dict[str, Any]) -> str:
 
 
 def _actions_html(data: dict[str, Any]) -> str:
-    """Insert as DQL cell, Insert SQL cell and Copy SQL, once per answer. Their sources are
-    in the SQL view too (to copy by hand where no ZLens lab extension runs the buttons)."""
+    """Insert as DQL cell, Insert SQL cell and Copy SQL, once per answer.
+
+    Only the ZLens lab extension can act on them, so they are `hidden` until its stylesheet
+    shows them: nbviewer, GitHub and nbconvert's HTML show no buttons that do nothing, and
+    the SQL view holds the same text to copy by hand.
+    """
     # A research answer's queries are inserted one cell each, from its findings.
     research = bool(research_findings(data))
     sources = [
@@ -430,7 +434,7 @@ def _actions_html(data: dict[str, Any]) -> str:
     buttons = [
         f'<button type="button" class="zlens-insert zlens-insert-{kind}"'
         f' data-zlens-insert="{encode_source(source)}" data-zlens-cell-type="code"'
-        f' title="Insert a new cell below with this source (needs the ZLens lab extension)"'
+        f' title="Insert a new cell below with this source" hidden'
         f' style="{_BUTTON}">{escape(label)}</button>'
         for kind, label, source in sources
         if source
@@ -438,7 +442,7 @@ def _actions_html(data: dict[str, Any]) -> str:
     if all_sql(data):
         buttons.append(
             '<button type="button" class="zlens-copy zlens-copy-sql" title="Copy the SQL to'
-            f' the clipboard (needs the ZLens lab extension)" style="{_BUTTON}">Copy SQL</button>'
+            f' the clipboard" hidden style="{_BUTTON}">Copy SQL</button>'
         )
     if not buttons:
         return ""
