@@ -84,3 +84,55 @@ def test_batched_profiling_finds_what_one_table_at_a_time_finds(shop: Path) -> N
         batched = {c.name: c.distinct_values for c in table.columns if c.distinct_values}
         assert batched == one_by_one, name
     con.close()
+
+
+@pytest.fixture
+def wide(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """More tables than LAZY_SAMPLE_TABLES, each with a text column of its own values."""
+    from zlens_jupyter.warehouse.warehouse import LAZY_SAMPLE_TABLES
+
+    monkeypatch.setenv("ZLENS_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "wide.duckdb"
+    con = duckdb.connect(str(path))
+    for i in range(LAZY_SAMPLE_TABLES + 5):
+        con.execute(
+            f"CREATE TABLE shop{i:04d} AS SELECT range AS id, 'town{i}_' || (range % 3) AS city, "
+            "range * 1.5 AS amount FROM range(20)"
+        )
+    con.close()
+    return path
+
+
+def _sampled(warehouse: Warehouse) -> set[str]:
+    return {
+        name
+        for name, table in warehouse.catalog().tables.items()
+        if any(c.distinct_values for c in table.columns)
+    }
+
+
+def test_a_wide_database_is_counted_at_connect_and_sampled_where_questions_lead(
+    wide: Path,
+) -> None:
+    with Warehouse.connect(wide) as warehouse:
+        catalog = warehouse.catalog()
+        assert all(t.row_count == 20 for t in catalog.tables.values())
+        assert _sampled(warehouse) == set()  # nothing sampled at connect
+        # The question names a table: that one is sampled and its values are found.
+        found = warehouse.probe_values("amount in town7_1 from shop0007")
+        assert [(m.table, m.value) for m in found] == [("shop0007", "town7_1")]
+        assert "shop0007" in _sampled(warehouse)
+        assert len(_sampled(warehouse)) <= 6  # the named table and linking's top five
+        # A run's SQL samples the tables it reads.
+        warehouse.preview("SELECT count(*) FROM shop0150")
+        assert "shop0150" in _sampled(warehouse)
+
+
+def test_what_was_sampled_is_kept_for_the_next_process(wide: Path) -> None:
+    with Warehouse.connect(wide) as first:
+        first.probe_values("amount in shop0042")
+        sampled = _sampled(first)
+    assert "shop0042" in sampled
+    with Warehouse.connect(wide) as second:  # reads the profile: no sampling at all
+        assert _sampled(second) == sampled
+        assert second.probe_values("town42_2")[0].table == "shop0042"

@@ -174,13 +174,16 @@ def scan_tables(
     connection: duckdb.DuckDBPyConnection,
     shape: SchemaShape,
     may_read: Callable[[str], bool] = lambda name: True,
+    sample: Callable[[str], bool] = lambda name: True,
 ) -> tuple[dict[str, TableInfo], list[ColumnValues]]:
     """Count rows and sample text values of every table and view in `shape`.
 
     Returns the tables by name and, for probing, the distinct values of every text column
     with at most PROBE_CARDINALITY_LIMIT of them (within PROBE_VALUE_BUDGET overall). A table
     or view for which `may_read(name)` is False (a view reading files or forbidden functions)
-    is listed with its columns only: never counted, never sampled (row_count -1).
+    is listed with its columns only: never counted, never sampled (row_count -1). One for
+    which `sample(name)` is False is counted but its values are left for later
+    (`sample_tables`): a wide database is sampled where questions lead, not all at once.
     """
     grouped: dict[str, list[ShapeRow]] = {}
     for row in shape.rows:
@@ -200,6 +203,7 @@ def scan_tables(
             for name, rows in grouped.items()
             if rows[0].kind == "table"
             and may_read(name)
+            and sample(name)
             and 0 <= counts.get(name, -1) <= PROFILE_SAMPLE_ROWS
         },
     )
@@ -215,9 +219,9 @@ def scan_tables(
             cached = batched.get(name)
             values = (
                 cached
-                if cached is not None
+                if cached is not None or not sample(name)
                 else _distinct_text_values(connection, name, text_columns, row_count, timeout)
-            )
+            ) or {}
         columns = []
         for r in rows:
             distinct = values.get(r.column, ())
@@ -228,6 +232,46 @@ def scan_tables(
             columns.append(ColumnInfo(r.column, r.type, r.column_comment, low))
         tables[name] = TableInfo(name, kind, rows[0].table_comment, row_count, tuple(columns))
     return tables, probe_values
+
+
+def sample_tables(
+    connection: duckdb.DuckDBPyConnection,
+    tables: list[TableInfo],
+    budget: int,
+) -> tuple[dict[str, TableInfo], list[ColumnValues], int]:
+    """`scan_tables`'s sampling for tables counted earlier without it (all readable):
+    the tables with their low-cardinality values, their probe values, and what is left of
+    the probe-value `budget`."""
+    text_of = {t.name: [c.name for c in t.columns if is_text_type(c.type)] for t in tables}
+    batched = _batched_text_values(
+        connection,
+        {
+            t.name: text_of[t.name]
+            for t in tables
+            if t.kind == "table" and 0 <= t.row_count <= PROFILE_SAMPLE_ROWS
+        },
+    )
+    out: dict[str, TableInfo] = {}
+    probe_values: list[ColumnValues] = []
+    for table in tables:
+        values = batched.get(table.name)
+        if values is None:
+            timeout = VIEW_TIMEOUT_S if table.kind == "view" else TABLE_TIMEOUT_S
+            values = _distinct_text_values(
+                connection, table.name, text_of[table.name], table.row_count, timeout
+            )
+        columns = []
+        for c in table.columns:
+            distinct = values.get(c.name, ())
+            if 0 < len(distinct) <= budget:
+                probe_values.append(ColumnValues(table.name, c.name, distinct))
+                budget -= len(distinct)
+            low = distinct if len(distinct) <= LOW_CARDINALITY_LIMIT else ()
+            columns.append(ColumnInfo(c.name, c.type, c.comment, low))
+        out[table.name] = TableInfo(
+            table.name, table.kind, table.comment, table.row_count, tuple(columns)
+        )
+    return out, probe_values, budget
 
 
 def _count_table_rows(

@@ -25,7 +25,7 @@ from zlens_jupyter.warehouse.catalog import ColumnValues, KeyConstraint
 from zlens_jupyter.warehouse.models import ColumnInfo, TableInfo
 
 CACHE_ENV_VAR = "ZLENS_CACHE_DIR"  # the same folder the sample database is built in
-FORMAT = 1  # bump when what a profile holds changes
+FORMAT = 2  # bump when what a profile holds changes
 
 
 @dataclass
@@ -37,6 +37,9 @@ class Profile:
     probe_values: list[ColumnValues]
     constraints: list[KeyConstraint]
     uniqueness: dict[tuple[str, str], bool] = field(default_factory=dict)
+    # Tables whose values are still to be sampled (a wide database is sampled lazily);
+    # empty when every readable table was sampled.
+    unsampled: set[str] = field(default_factory=set)
 
 
 def cache_folder() -> Path:
@@ -80,6 +83,7 @@ def save_profile(key: str, profile: Profile) -> None:
             for c in profile.constraints
         ],
         "uniqueness": [[t, c, u] for (t, c), u in profile.uniqueness.items()],
+        "unsampled": sorted(profile.unsampled),
     }
     tmp = folder / f".{key}.{uuid.uuid4().hex[:8]}.tmp"
     try:
@@ -115,4 +119,5 @@ def _profile_from(data: dict[str, Any]) -> Profile:
             for t, k, cols, ref, ref_cols in data["constraints"]
         ],
         uniqueness={(t, c): bool(u) for t, c, u in data["uniqueness"]},
+        unsampled={str(name) for name in data["unsampled"]},
     )

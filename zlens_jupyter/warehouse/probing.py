@@ -135,6 +135,10 @@ class ValueIndex:
         self._by_form: dict[str, list[tuple[str, str, str]]] = {}
         # Values of columns with a handful of values: the only ones a cut-short word may name.
         self._codes: dict[str, list[tuple[str, str, str]]] = {}
+        self.extend(columns)
+
+    def extend(self, columns: Iterable[ColumnValues]) -> None:
+        """Add the values of more columns (tables sampled later, see Warehouse)."""
         for column in columns:
             for value in column.values:
                 phrase = _normalize(value)

@@ -7,10 +7,11 @@ to tables and columns, probe values, validate and guard SQL, and run a bounded p
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -19,6 +20,8 @@ import duckdb
 
 from zlens_jupyter.errors import ConfigError, QueryError
 from zlens_jupyter.warehouse.catalog import (
+    PROBE_VALUE_BUDGET,
+    ColumnValues,
     KeyConstraint,
     SchemaShape,
     column_is_unique,
@@ -27,6 +30,7 @@ from zlens_jupyter.warehouse.catalog import (
     read_check_key,
     read_key_constraints,
     read_shape,
+    sample_tables,
     scan_tables,
 )
 from zlens_jupyter.warehouse.catalog_cache import Profile, load_profile, save_profile, signature
@@ -46,7 +50,12 @@ from zlens_jupyter.warehouse.models import (
 from zlens_jupyter.warehouse.preview import Params, run_preview
 from zlens_jupyter.warehouse.probing import ValueIndex
 from zlens_jupyter.warehouse.validate import nearest_names, validate_identifiers
-from zlens_jupyter.warehouse.views import StoredViews
+from zlens_jupyter.warehouse.views import StoredViews, referenced_tables
+
+# Past this many tables and views, values are sampled where questions and runs lead (the
+# tables linking ranks for a question, the tables a run's SQL reads), not all at connect:
+# sampling every table of a 1,000-table database was most of connect time.
+LAZY_SAMPLE_TABLES = 200
 
 
 @dataclass
@@ -58,6 +67,12 @@ class _Snapshot:
     values: ValueIndex
     constraints: list[KeyConstraint]
     uniqueness: dict[tuple[str, str], bool] = field(default_factory=dict)
+    # Lazy sampling (LAZY_SAMPLE_TABLES): tables whose values are not sampled yet, what is
+    # left of the probe-value budget, the probe values so far and the profile's cache key.
+    unsampled: set[str] = field(default_factory=set)
+    budget: int = 0
+    probe_values: list[ColumnValues] = field(default_factory=list)
+    cache_key: str | None = None
 
 
 class Warehouse:
@@ -224,14 +239,17 @@ class Warehouse:
         )
         profile = load_profile(key) if key else None
         if profile is None:
+
+            def may_read(name: str) -> bool:
+                return not shadowed and views.refusal(name, self._allowed_sources) is None
+
+            lazy = len({row.table for row in shape.rows}) > LAZY_SAMPLE_TABLES
             tables, probe_values = scan_tables(
-                self.connection,
-                shape,
-                may_read=lambda name: (
-                    not shadowed and views.refusal(name, self._allowed_sources) is None
-                ),
+                self.connection, shape, may_read=may_read, sample=lambda name: not lazy
             )
             profile = Profile(tables, probe_values, read_key_constraints(self.connection))
+            if lazy:
+                profile.unsampled = {name for name in tables if may_read(name)}
             fresh = True
         else:
             fresh = False
@@ -241,6 +259,10 @@ class Warehouse:
             values=ValueIndex(profile.probe_values),
             constraints=profile.constraints,
             uniqueness=dict(profile.uniqueness),
+            unsampled=set(profile.unsampled),
+            budget=PROBE_VALUE_BUDGET - sum(len(v.values) for v in profile.probe_values),
+            probe_values=list(profile.probe_values),
+            cache_key=key,
         )
         snapshot = self._with_join_keys(snapshot)
         if key and fresh:  # with the uniqueness checks join inference just paid for
@@ -325,9 +347,49 @@ class Warehouse:
 
     def probe_values(self, question: str) -> list[ValueMatch]:
         """Words and phrases of `question` equal to stored text values (case-insensitive),
-        plus month names (see ValueMatch)."""
+        plus month names (see ValueMatch). On a wide database the tables the question leads
+        to (linking's best, those it names) are sampled first, once."""
         snapshot = self._current()
+        if snapshot.unsampled:
+            self._sample(snapshot, self._led_to(question, snapshot))
         return snapshot.values.probe(question, snapshot.catalog)
+
+    def _led_to(self, question: str, snapshot: _Snapshot) -> set[str]:
+        """Tables a question leads to: linking's top five and every table it names."""
+        words = set(re.findall(r"\w+", question.lower()))
+        named = {n for n in snapshot.unsampled if n.lower() in words}
+        return named | {name for name, _ in self.link(question, k_tables=5).tables}
+
+    def _sample(self, snapshot: _Snapshot, names: Iterable[str]) -> None:
+        """Sample the values of `names` not sampled yet, fold them into the snapshot and
+        keep them in the persisted profile (the next process starts from there)."""
+        with self._lock:
+            wanted = [
+                snapshot.catalog.tables[n]
+                for n in sorted(set(names) & snapshot.unsampled)
+                if n in snapshot.catalog.tables
+            ]
+            if not wanted:
+                return
+            self._harden()
+            tables, found, snapshot.budget = sample_tables(self.connection, wanted, snapshot.budget)
+            snapshot.catalog = replace(
+                snapshot.catalog, tables={**snapshot.catalog.tables, **tables}
+            )
+            snapshot.values.extend(found)
+            snapshot.probe_values.extend(found)
+            snapshot.unsampled -= set(tables)
+            if snapshot.cache_key:
+                save_profile(
+                    snapshot.cache_key,
+                    Profile(
+                        dict(snapshot.catalog.tables),
+                        list(snapshot.probe_values),
+                        snapshot.constraints,
+                        dict(snapshot.uniqueness),
+                        set(snapshot.unsampled),
+                    ),
+                )
 
     # --- SQL ---------------------------------------------------------------------------
 
@@ -405,6 +467,9 @@ class Warehouse:
         """
         statement = self.guard(sql)
         self._harden()
+        snapshot = self._snapshot
+        if snapshot is not None and snapshot.unsampled:  # a wide database: sample what runs
+            self._sample(snapshot, _table_names(statement, snapshot.catalog))
         with self._open_connection() as connection:
             return run_preview(
                 connection,
@@ -414,6 +479,16 @@ class Warehouse:
                 timeout_s=timeout_s,
                 should_stop=should_stop,
             )
+
+
+def _table_names(statement: str, catalog: Catalog) -> set[str]:
+    """The catalog's spelling of the tables `statement` reads (its CTE names drop out)."""
+    found = set()
+    for name in referenced_tables(statement):
+        table = catalog.table(name)
+        if table is not None:
+            found.add(table.name)
+    return found
 
 
 def _reopener(
