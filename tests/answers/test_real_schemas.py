@@ -127,3 +127,146 @@ def test_what_cannot_be_read_is_asked_not_guessed(zoo, question: str) -> None:
     session, _ = zoo
     run = session.ask(question)
     assert run.trust_state not in (TrustState.GROUNDED, TrustState.CERTIFIED), run.answer
+
+
+# --- Question shapes people use on their own tables (issue 9): ships, sensor readings and a
+# table of monthly figures, three databases of one table each, written for these tests.
+
+
+@pytest.fixture(scope="module")
+def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session, Path]]:
+    root = tmp_path_factory.mktemp("harbour")
+    tables = {
+        "fleet": """
+            CREATE TABLE vessels (name VARCHAR, masts BIGINT, length_m DOUBLE,
+                                  speed_kn DOUBLE, home_port VARCHAR, year BIGINT);
+            INSERT INTO vessels VALUES
+              ('Cutty Sark', 3, 85.4, 17.5, 'London', 1869),
+              ('Thermopylae', 3, 64.8, 16.0, 'Aberdeen', 1868),
+              ('Sea Witch', 3, 58.0, 18.0, 'New York', 1846),
+              ('Pamir', 4, 114.5, 16.0, 'Hamburg', 1905),
+              ('Bounty', 3, 27.7, 8.0, 'London', 1784),
+              ('Spray', 1, 11.2, 7.5, 'Boston', 1892);
+        """,
+        "sensors": """
+            CREATE TABLE readings (name VARCHAR, taken_at TIMESTAMP, Wind DOUBLE, temp DOUBLE);
+            INSERT INTO readings VALUES
+              ('north', '2024-01-01 00:00', 12.0, 3.5), ('north', '2024-01-01 06:00', 14.0, 4.0),
+              ('south', '2024-01-01 00:00', 5.0, 9.0), ('south', '2024-01-01 06:00', 7.0, 9.5),
+              ('east', '2024-01-01 00:00', 9.0, 6.0);
+        """,
+        "monthly": """
+            CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
+            INSERT INTO city_sales VALUES
+              ('Austin', 2023, 1, 100), ('Austin', 2023, 2, 120), ('Dallas', 2023, 1, 300),
+              ('Dallas', 2023, 2, 10), ('Waco', 2023, 1, 40), ('Waco', 2023, 2, 45);
+        """,
+    }
+    out = {}
+    for name, ddl in tables.items():
+        path = root / f"{name}.duckdb"
+        con = duckdb.connect(str(path))
+        con.execute(ddl)
+        con.close()
+        out[name] = (Session(path, root / f"{name}-project"), path)
+    yield out
+    for session, _ in out.values():
+        session.close()
+
+
+@pytest.mark.parametrize(
+    ("db", "question", "sql"),
+    [
+        # "have N <column>": the number is the column's value
+        ("fleet", "How many ships have 3 masts?", "SELECT COUNT(*) FROM vessels WHERE masts = 3"),
+        # an adjective names its column through the vocabulary, in a comparison...
+        (
+            "fleet",
+            "How many ships are faster than 16 knots?",
+            "SELECT COUNT(*) FROM vessels WHERE speed_kn > 16",
+        ),
+        # ...and in a superlative over the rows, labelled by their name
+        (
+            "fleet",
+            "Which ship is the longest?",
+            "SELECT name, MAX(length_m) FROM vessels GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+        (
+            "fleet",
+            "Which 2 vessels are the slowest?",
+            "SELECT name, MIN(speed_kn) FROM vessels GROUP BY 1 ORDER BY 2 ASC LIMIT 2",
+        ),
+        # "the most common X": the group with the most rows
+        (
+            "fleet",
+            "Which home port is the most common?",
+            "SELECT home_port, COUNT(*) FROM vessels GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+        # "from 1869" on an integer year column
+        (
+            "fleet",
+            "How many ships are from 1869?",
+            "SELECT COUNT(*) FROM vessels WHERE year = 1869",
+        ),
+        # one named row's own value
+        (
+            "fleet",
+            "How long is the Cutty Sark?",
+            "SELECT length_m FROM vessels WHERE name = 'Cutty Sark'",
+        ),
+        # a generic noun after a column's name adds nothing to it
+        ("sensors", "What is the average wind speed?", "SELECT ROUND(AVG(Wind), 2) FROM readings"),
+        # readings of named things: the things are their distinct names
+        ("sensors", "How many sensors are there?", "SELECT COUNT(DISTINCT name) FROM readings"),
+        ("sensors", "How many readings are there?", "SELECT COUNT(*) FROM readings"),
+        # ranking groups by a figure that is usually added up: added up, and said
+        (
+            "monthly",
+            "Which city had the most sales?",
+            "SELECT city, SUM(sales) FROM city_sales GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+    ],
+)
+def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:
+    session, path = harbour[db]
+    run = session.ask(question)
+    assert rows(run) == truth(path, sql), run.sql
+    assert run.trust_state in (TrustState.GROUNDED, TrustState.REVIEW_REQUIRED)
+
+
+@pytest.mark.parametrize(
+    ("db", "question", "said"),
+    [
+        ("fleet", "How many ships have 3 masts?", "each row of vessels counted as one ship"),
+        ("fleet", "How long is the Cutty Sark?", "the length_m of the row named Cutty Sark"),
+        ("sensors", "How many sensors are there?", "readings counted by distinct name"),
+        ("monthly", "Which city had the most sales?", "sales added up"),
+    ],
+)
+def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
+    harbour, db: str, question: str, said: str
+) -> None:
+    session, _ = harbour[db]
+    run = session.ask(question)
+    assert said in run.answer
+    assert run.trust_state is TrustState.REVIEW_REQUIRED
+
+
+@pytest.mark.parametrize(
+    ("db", "question"),
+    [
+        # rows that are city-months are not homes: no row count stands in for them
+        ("monthly", "How many homes were sold?"),
+        # one named row cannot be counted for something else it relates to
+        ("fleet", "How many battles did Cutty Sark fight in?"),
+        # "who" answered without a name would not say who
+        ("sensors", "Who is the windiest?"),
+        # "the coldest month" may be an average or a low: asked, never totalled
+        ("monthly", "Which city was the coldest?"),
+    ],
+)
+def test_shapes_that_stay_open_are_asked(harbour, db: str, question: str) -> None:
+    session, _ = harbour[db]
+    run = session.ask(question)
+    assert run.trust_state not in (TrustState.GROUNDED, TrustState.CERTIFIED), run.answer
+    assert run.result is None or not run.result.get("rows"), run.sql

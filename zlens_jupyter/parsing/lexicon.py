@@ -13,7 +13,7 @@ from typing import Any
 from ..semantic import SemanticModel
 from ..vocabulary import synonyms
 from ..warehouse import Catalog
-from .words import identifier_words, question_tokens, split_unit, stem, stems
+from .words import identifier_words, question_tokens, raw_words, split_unit, stem, stems
 
 NUMERIC_TYPES = (
     "INT",
@@ -125,6 +125,9 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
             target = Target("column", table.name, col.name, type=col.type, unit=unit or "")
             words = identifier_words(col.name)
             lex.add(words, target)
+            joined = raw_words(col.name)
+            if joined != words:
+                lex.add(joined, target, loose=False)  # "homeworld" as written, not only split
             if base != words:
                 lex.add(base, target)  # "weight" names weight_kg; the unit is shown apart
             totalled = tuple(w for w in words if w not in _TOTAL_WORDS)
@@ -135,9 +138,11 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
             letters = tuple(w for w in words if len(w) > 1)
             if letters and letters != words:
                 lex.add(letters, target)  # "Solar.R" is what people call "solar"
-            for i, word in enumerate(words):
-                for other in synonyms().get(word, ()):
-                    lex.add((*words[:i], *other.split(), *words[i + 1 :]), target, synonym=True)
+            for named in {words, base}:  # "fast" for speed_kn as for speed
+                for i, word in enumerate(named):
+                    for other in synonyms().get(word, ()):
+                        phrase = (*named[:i], *other.split(), *named[i + 1 :])
+                        lex.add(phrase, target, synonym=True)
             # "airline name", "plane model": the table's name qualifies its column.
             lex.add(singular + words, target, loose=False)  # "cut diamonds" is not `cut`
             if words[: len(singular)] == singular and len(words) > len(singular):

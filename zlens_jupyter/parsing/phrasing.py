@@ -440,7 +440,7 @@ def _period_at(tokens: list[str], i: int) -> tuple[TimeRange, int] | None:
 
 
 def _is_year(tok: str) -> bool:
-    return bool(re.fullmatch(r"(19|20)\d\d", tok))
+    return bool(re.fullmatch(r"(1[6-9]|20)\d\d", tok))  # 1600-2099: history has years too
 
 
 def _next_day(iso: str) -> str:

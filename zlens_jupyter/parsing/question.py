@@ -83,7 +83,6 @@ GLUE_WORDS = STOPWORDS | {
     "bought",
     "ordered",
     "place",
-    "ship",
     "shipped",
     "sell",
     "spend",
@@ -121,6 +120,13 @@ GLUE_WORDS = STOPWORDS | {
     "want",
     "like",
     "know",
+    "paid",
+    "aired",
+    "come",
+    "comes",
+    "came",
+    "account",
+    "goes",
 }
 _FROM_WORDS = {"from", "departing", "leaving", "out", "origin"}
 _TO_WORDS = {"to", "arriving", "into", "bound", "destination", "toward", "towards"}
@@ -136,6 +142,7 @@ class _Parse:
     # them and is labelled review required.
     notes: list[str] = field(default_factory=list)
     adjectives: set[int] = field(default_factory=set)  # positions naming a column as adjectives
+    named_rows: dict[str, str] = field(default_factory=dict)  # table -> a label value asked of
 
 
 def parse_question(
@@ -189,7 +196,12 @@ def _parse(
     for comparison in comparisons:
         # "more than 12 hours", "over 100 kg": the unit after the number is the number's.
         at = comparison.value_end
-        if at < len(tokens) and at not in p.taken and tokens[at] in units():
+        if (
+            at < len(tokens)
+            and at not in p.taken
+            and tokens[at] in units()
+            and not _starts_a_name(tokens, at, lexicon)  # "30 years of service"
+        ):
             p.taken.add(at)
     aggs = find_aggregates(tokens, p.taken)
     group_starts = find_group_markers(tokens, p.taken)
@@ -239,6 +251,8 @@ def _parse(
         spans = sorted([*spans, Span(at, end, (Target("table", table),))], key=lambda s: s.start)
         p.taken.update(range(at, end))
         said = " ".join(stem(t) for t in tokens[at:end])
+        if said == " ".join(tokens[at:end]):  # "people": no singular to say
+            said = f"of the {said}"
         spec.notes.append(f"each row of {table} counted as one {said}")
         unresolved = [t for i, t in enumerate(tokens) if i not in p.taken and t in unresolved]
     unresolved = _drop_comparison_words(tokens, unresolved, p.taken, spans, comparisons)
@@ -285,6 +299,9 @@ def _parse(
     measure_spans = [s for s in spans if s not in used]
     # "fair cut diamonds": `cut` names the value's column; the diamonds are what is counted.
     kept = {(m.table.lower(), m.column.lower()) for m, _ in value_filters}
+    p.named_rows = {
+        m.table.lower(): m.value for m, _ in value_filters if m.column.lower() in _LABELS
+    }
     measure_spans = [s for s in measure_spans if not _names_filtered_column(s, kept)] or (
         measure_spans
     )
@@ -520,6 +537,10 @@ def _measures(
     ranks_groups = grouped and p.tokens[:1] in (["which"], ["who"])
     for span in spans:
         agg = next((a for s, e, a in aggs if 0 <= span.start - e <= 2), None)
+        if agg is None and len(spans) == 1:
+            # "which month was the hottest on average", "how long are omnivores awake on
+            # average": the phrase after the one thing measured.
+            agg = next((a for s, _, a in aggs if s > 0 and p.tokens[s - 1] == "on"), None)
         metric = next((t for t in span.targets if t.kind == "metric"), None)
         if metric is not None and agg is not None and p.semantic is not None:
             governed = p.semantic.metric(metric.name or "")
@@ -637,6 +658,19 @@ def _measures(
             # but the data cannot confirm it, so the answer says so and asks for review.
             measures.append(Measure("sum", column.table, column, alias=f"sum_{column.column}"))
             p.notes.append(f"{column.column} added up (a total) for each group")
+        elif (
+            agg is None
+            and not grouped
+            and column is not None
+            and column.table.lower() in p.named_rows
+            and is_numeric(column.type)
+        ):
+            # "how tall is Luke Skywalker": one named row's own value.
+            measures.append(Measure("max", column.table, column, alias=column.column or "value"))
+            p.notes.append(
+                f"the {column.column} of the row named {p.named_rows[column.table.lower()]}"
+                " (the largest, if several rows share the name)"
+            )
         elif column is not None and is_numeric(column.type) and not is_key(column.column or ""):
             name = column.column
             return _clarify(
@@ -656,15 +690,15 @@ def _measures(
         )
     rows_counted = [m.table for m in measures if m.agg == "count" and m.target is None]
     observed = _observation_label(p.catalog, rows_counted[0]) if rows_counted else None
-    if observed is not None:
+    if observed is not None and not set(p.tokens) & ROW_WORDS:
         # "how many storms" over a table of 6-hourly storm observations: its rows are
-        # sightings, not storms. Which count is meant is the person's call.
+        # sightings, so the storms are its distinct names ("how many observations" stays
+        # a row count). The answer says how it counted and asks for review.
         name = rows_counted[0]
-        return _clarify(
-            f"Each row of {name} is one observation over time, so counting {name} could "
-            f"mean its rows or its distinct {observed}s: which?",
-            [f"number of rows of {name}", f"distinct {name}.{observed}"],
-        )
+        at = next(i for i, m in enumerate(measures) if m.agg == "count" and m.target is None)
+        distinct = Target("column", name, observed, type="VARCHAR")
+        measures[at] = Measure("count_distinct", name, distinct, alias=f"distinct_{observed}")
+        p.notes.append(f"{name} counted by distinct {observed} (each row is one observation)")
     if not measures:
         counted = next((a for a in aggs if a[2] == "count"), None)
         tables = [t.table for s in spans for t in s.targets if t.kind == "table"]
@@ -727,8 +761,8 @@ def _numbered_columns(
     ("cars with 4 cylinders", "ships that have 3 masts")."""
     found = []
     for span in spans:
-        if not any(t.kind == "column" and "INT" in t.type.upper() for t in span.targets):
-            continue
+        if not any(t.kind == "column" and is_numeric(t.type) for t in span.targets):
+            continue  # "category 5" on a DOUBLE column of whole numbers too
         at = span.end
         before = span.start - 1
         if at < len(tokens) and at not in taken and tokens[at].isdigit():
@@ -746,6 +780,9 @@ def _numbered_columns(
 
 
 _FREQUENCY_WORDS = frozenset({"common", "popular", "frequent", "often", "most", "least"})
+# Superlatives that rank without naming what by ("the highest"), unlike "the longest".
+_RANK_ONLY = frozenset(w for w in SUPERLATIVES if w not in ("longest", "shortest", "busiest"))
+_HOW_WORDS = frozenset({"long", "tall", "big", "heavy", "old", "far", "large", "high", "fast"})
 _HAVING = frozenset({"have", "has", "had", "having", "with"})
 # Words people put after a measure's name that add nothing to it: "wind speed" is `Wind`,
 # "ozone level" is `Ozone`, "clarity grade" is `clarity`.
@@ -789,8 +826,21 @@ def _adjective_spans(
         at = comparison.op_start - 1
         if at >= 0 and at not in taken and _span_ending_at(spans, comparison.op_start) is None:
             found += _named_by_adjective(tokens, at, lex)
-    numbers = [s for s in spans if _names_number(s)]
-    if superlative_at is not None and not numbers and tokens[superlative_at] not in SUPERLATIVES:
+    for at in range(1, len(tokens)):
+        if tokens[at - 1] == "how" and tokens[at] in _HOW_WORDS and at not in taken:
+            # "how tall is Luke" names the height; "how long does the cow sleep" only asks
+            # for the sleep it names.
+            named = _named_by_adjective(tokens, at, lex)
+            if named or any(_names_number(s) for s in spans):
+                taken.add(at)
+            found += named
+    numbers = [  # "which month was the hottest": `Month` is what is ranked, not a measure
+        s
+        for s in spans
+        if _names_number(s)
+        and not all((t.column or "").lower() in _CALENDAR_WORDS for t in s.targets)
+    ]
+    if superlative_at is not None and not numbers and tokens[superlative_at] not in _RANK_ONLY:
         found += _named_by_adjective(tokens, superlative_at, lex)
     for span in found:
         taken.update(range(span.start, span.end))
@@ -863,9 +913,11 @@ def _row_entity(
     if found is None:
         return None
     start, end = found
-    if end < len(tokens) and end in taken and is_noun(tokens[end]):
+    last = tokens[end - 1]
+    if end < len(tokens) and end in taken and stem(last) == last and is_noun(tokens[end]):
         return None  # "assistant professors": a word qualifying a value, not the rows
-    if stem(tokens[end - 1]) not in _CALENDAR_WORDS and _rows_are_periods(info):
+    periods = _rows_are_periods(info) and _observation_label(catalog, info.name) is None
+    if stem(tokens[end - 1]) not in _CALENDAR_WORDS and periods:
         return None  # rows of city-months are not "homes" (a count of rows would not be)
     return found, info.name
 
@@ -886,7 +938,8 @@ def _entity_positions(tokens: list[str], superlative_at: int | None) -> list[int
             if tuple(tokens[i : i + len(lead)]) == lead:
                 at = i + len(lead)
                 at += 1 if at < len(tokens) and tokens[at] in ("the", "all") else 0
-                positions.append(at)
+                at += 1 if at < len(tokens) and to_number(tokens[at]) is not None else 0
+                positions.append(at)  # "which 5 animals": past the ranking's N
     if superlative_at is not None:
         positions.append(superlative_at + 1)
     return positions
@@ -1024,3 +1077,12 @@ def _clarify_unresolved(words: list[str]) -> ParseResult:
         clarification=f"I couldn't find {quoted} in this database.",
         unresolved=words,
     )
+
+
+def _starts_a_name(tokens: list[str], at: int, lex: Lexicon) -> bool:
+    """Whether the words from `at` on name something in the data ("years of service")."""
+    for size in range(2, min(lex.longest + 2, len(tokens) - at) + 1):
+        words = [w for w in tokens[at : at + size] if w not in ("of", "the", "in")]
+        if len(words) > 1 and lex.lookup(words):
+            return True
+    return False

@@ -216,6 +216,16 @@ def identifier_words(identifier: str) -> tuple[str, ...]:
     return tuple(words)
 
 
+def raw_words(identifier: str) -> tuple[str, ...]:
+    """An identifier's parts as written, lower case, nothing expanded or split further:
+    people type `homeworld` as one word as often as "home world".
+
+    >>> raw_words("homeworld"), raw_words("tropicalstorm_force_diameter")
+    (('homeworld',), ('tropicalstorm', 'force', 'diameter'))
+    """
+    return tuple(p.lower() for p in re.split(r"[_\W]+", _CAMEL.sub("_", identifier)) if p)
+
+
 def _compound(part: str) -> tuple[str, ...] | None:
     """Two words run together, each an English word or a known abbreviation: "bodywt" ->
     body weight, "brainwt" -> brain weight. None when the part is a word itself."""
