@@ -50,6 +50,7 @@ from .routes.research import Research
 from .semantic import load_semantic
 from .store import RunStore
 from .warehouse import Warehouse
+from .warehouse.interface import WarehouseEngine
 
 MODES = tuple(m.value for m in Mode)
 
@@ -259,7 +260,8 @@ class Session:
 def connect(
     target: Any = "sample", project: str | os.PathLike[str] | None = None, **options: Any
 ) -> Session:
-    """Open a session: `"sample"`, a .duckdb path, `":memory:"` or a DuckDB connection."""
+    """Open a session: `"sample"`, a .duckdb path, `":memory:"`, a DuckDB connection or a
+    PySpark SparkSession (its current database's tables and temporary views)."""
     return Session(target, project, **options)
 
 
@@ -270,7 +272,11 @@ def parse_mode(mode: str | Mode) -> Mode:
         raise UserError(f"Unknown mode '{mode}': use one of {', '.join(MODES)}.") from None
 
 
-def _connect(target: Any) -> Warehouse:
+def _connect(target: Any) -> WarehouseEngine:
+    from .warehouse.spark import SparkWarehouse, is_spark_session
+
+    if is_spark_session(target):  # an existing SparkSession: its catalog, its cluster
+        return SparkWarehouse(target)
     if isinstance(target, str | os.PathLike) and str(target) != ":memory:":
         path = Path(target)
         if not path.exists():

@@ -25,7 +25,7 @@ from ..parsing import (
     read_frame,
 )
 from ..semantic import SemanticModel
-from ..warehouse import Warehouse
+from ..warehouse.interface import WarehouseEngine
 
 # Requests to change data or reach outside it are refused before any SQL exists.
 _WRITE_INTENT = re.compile(
@@ -85,7 +85,7 @@ def looks_like_sql(text: str) -> bool:
 
 @dataclass
 class RouteKit:
-    warehouse: Warehouse
+    warehouse: WarehouseEngine
     library: BlockLibrary
     semantic: SemanticModel
     project_dir: Path

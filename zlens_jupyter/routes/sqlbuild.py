@@ -69,7 +69,7 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
         query = query.group_by(*group_exprs)
     order = _order(spec, dims)
     if order is not None:
-        query = query.order_by(order)
+        query = query.order_by(*order)
     if spec.limit is not None:
         query = query.limit(spec.limit)
     return query.sql(dialect="duckdb", pretty=True)
@@ -282,14 +282,16 @@ def _joins(fact: str, tables: list[str], catalog: Catalog) -> list[tuple[str, ex
     return joins
 
 
-def _order(spec: QuestionSpec, dims: list[exp.Expr]) -> exp.Expr | None:
+def _order(spec: QuestionSpec, dims: list[exp.Expr]) -> list[exp.Expr] | None:
     measure = exp.to_identifier(spec.measures[0].alias) if spec.measures else None
     if spec.order_desc is not None and measure is not None:
-        return exp.Ordered(this=exp.column(measure), desc=spec.order_desc)
+        return [exp.Ordered(this=exp.column(measure), desc=spec.order_desc)]
     if spec.time_grain or any(g.is_time for g in spec.group_by):
-        return exp.Ordered(this=exp.Literal.number(1))
+        # Every dimension, in order: "by month" groups by year and month, and a hash
+        # aggregate (Spark's, DuckDB's on more threads) returns months in any order.
+        return [exp.Ordered(this=exp.Literal.number(i)) for i in range(1, max(len(dims), 1) + 1)]
     if spec.group_by and measure is not None:
-        return exp.Ordered(this=exp.column(measure), desc=True)
+        return [exp.Ordered(this=exp.column(measure), desc=True)]
     return None
 
 

@@ -15,8 +15,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Protocol
 
-import duckdb
+
+class Interruptible(Protocol):
+    """What a deadline stops: a DuckDB cursor, or a Spark job group (warehouse.spark)."""
+
+    def interrupt(self) -> None: ...
 
 
 class Deadline:
@@ -25,7 +30,7 @@ class Deadline:
 
     def __init__(
         self,
-        cursor: duckdb.DuckDBPyConnection,
+        cursor: Interruptible,
         seconds: float,
         should_stop: Callable[[], bool] | None = None,
     ) -> None:
