@@ -10,6 +10,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from zlens_jupyter.errors import QueryError
 from zlens_jupyter.warehouse import Warehouse
 from zlens_jupyter.warehouse.catalog import _distinct_text_values, read_check_key, read_shape
 from zlens_jupyter.warehouse.catalog_cache import cache_folder
@@ -136,3 +137,35 @@ def test_what_was_sampled_is_kept_for_the_next_process(wide: Path) -> None:
     with Warehouse.connect(wide) as second:  # reads the profile: no sampling at all
         assert _sampled(second) == sampled
         assert second.probe_values("town42_2")[0].table == "shop0042"
+
+
+def test_a_wide_user_connection_is_checked_by_the_cheap_signal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user's own connection to a wide database: a new table or column is seen by the
+    next catalog read; a rename in place, which the signal cannot see, is drift for the
+    tables a certified block names at once, and after that the full check runs."""
+    from zlens_jupyter.warehouse.warehouse import LAZY_SAMPLE_TABLES
+
+    monkeypatch.setenv("ZLENS_CACHE_DIR", str(tmp_path / "cache"))
+    con = duckdb.connect(":memory:")
+    for i in range(LAZY_SAMPLE_TABLES + 5):
+        con.execute(f"CREATE TABLE t{i:04d} (id INTEGER, city VARCHAR)")
+    warehouse = Warehouse.connect(con)
+    assert not warehouse.schema_is_fixed
+    assert "t0001" in warehouse.catalog().tables
+    con.execute("CREATE TABLE extra (n INTEGER)")
+    assert "extra" in warehouse.catalog().tables
+    con.execute("ALTER TABLE t0001 ADD COLUMN amount DOUBLE")
+    assert warehouse.catalog().tables["t0001"].column("amount") is not None
+    before = warehouse.schema_fingerprint(["t0002"])
+    con.execute("ALTER TABLE t0002 RENAME COLUMN city TO town")
+    assert warehouse.schema_fingerprint(["t0002"]) != before  # drift, seen at once
+    assert warehouse.catalog().tables["t0002"].column("town") is not None  # full check
+    con.execute("ALTER TABLE t0003 RENAME COLUMN city TO town")
+    # Between runs the cheap signal alone cannot see a rename (the price of not hashing
+    # every column before each run)...
+    assert warehouse.catalog().tables["t0003"].column("city") is not None
+    with pytest.raises(QueryError):
+        warehouse.preview("SELECT city FROM t0003")  # the stale catalog's column fails...
+    assert warehouse.catalog().tables["t0003"].column("town") is not None  # ...then seen

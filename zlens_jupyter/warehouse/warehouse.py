@@ -27,7 +27,9 @@ from zlens_jupyter.warehouse.catalog import (
     column_is_unique,
     fingerprint_of,
     is_read_only,
+    read_change_signal,
     read_check_key,
+    read_columns_of,
     read_key_constraints,
     read_shape,
     sample_tables,
@@ -73,6 +75,8 @@ class _Snapshot:
     budget: int = 0
     probe_values: list[ColumnValues] = field(default_factory=list)
     cache_key: str | None = None
+    # On a wide database someone else may change: the cheap change signal read with it.
+    signal: str | None = None
 
 
 class Warehouse:
@@ -82,8 +86,6 @@ class Warehouse:
     >>> wh.preview("SELECT 42 AS answer").rows
     [(42,)]
     """
-
-    dialect = "duckdb"  # the sqlglot dialect of its SQL (see interface.WarehouseEngine)
 
     def __init__(
         self,
@@ -118,6 +120,9 @@ class Warehouse:
         # is read once, not checked before every run (~6 ms on TPC-H, more on wide schemas).
         self._schema_fixed = owned and is_read_only(connection)
         self._closed = False
+        # Set when something suggests a change the cheap signal cannot see (a column renamed
+        # or retyped in place): the next check is the full one.
+        self._recheck = False
 
     @classmethod
     def connect(
@@ -221,10 +226,24 @@ class Warehouse:
             if self._snapshot is not None and (self._pins or self._schema_fixed):
                 return self._snapshot
             with self._open_connection() as connection:
+                # A wide database someone else may change is checked with the cheap signal
+                # (tables and views created, dropped, replaced, columns added or dropped,
+                # ~8 ms at 1,000 tables) instead of hashing every column (~85 ms); the
+                # in-place changes it cannot see are caught where they matter (see
+                # `schema_fingerprint` and `preview`) and force the full check.
+                snapshot = self._snapshot
+                signal = None
+                if snapshot is not None and snapshot.signal is not None:
+                    signal = read_change_signal(connection)
+                    if signal == snapshot.signal and not self._recheck:
+                        return snapshot
                 check_key = read_check_key(connection)
-            if self._snapshot is None or self._snapshot.check_key != check_key:
-                self._snapshot = self._scan(read_shape(self.connection, check_key))
-            return self._snapshot
+            self._recheck = False
+            if snapshot is None or snapshot.check_key != check_key:
+                snapshot = self._snapshot = self._scan(read_shape(self.connection, check_key))
+            if len(snapshot.catalog.tables) > LAZY_SAMPLE_TABLES:
+                snapshot.signal = signal or read_change_signal(self.connection)
+            return snapshot
 
     def _scan(self, shape: SchemaShape) -> _Snapshot:
         self._harden()
@@ -312,11 +331,30 @@ class Warehouse:
         catalog = self.catalog()
         if tables is None:
             return catalog.fingerprint
+        names = list(tables)
+        fresh: dict[str, list[tuple[str, str]]] = {}
+        snapshot = self._snapshot
+        checked = snapshot is not None and snapshot.signal is not None
+        if checked:
+            # Checked by the cheap signal only: read these tables' columns now (a rename or
+            # a retype in place is drift under a certified block), and when they differ
+            # from the catalog, the next check is the full one.
+            known = [t.name for n in names if (t := catalog.table(n)) is not None]
+            with self._open_connection() as connection:
+                fresh = read_columns_of(connection, known)
+            for name in known:
+                columns = catalog.tables[name].columns
+                if fresh.get(name) != [(c.name, c.type) for c in columns]:
+                    self._recheck = True
         triples: list[tuple[str, str, str]] = []
-        for name in tables:
+        for name in names:
             table = catalog.table(name)
             if table is None:
                 triples.append((name, "", "<missing>"))
+            elif table.name in fresh:
+                triples.extend((table.name, c, ty) for c, ty in fresh[table.name])
+            elif checked:
+                triples.append((name, "", "<missing>"))  # dropped since the last check
             else:
                 triples.extend((table.name, c.name, c.type) for c in table.columns)
         return fingerprint_of(triples)
@@ -447,10 +485,6 @@ class Warehouse:
         views.check(statement, self._allowed_sources)
         return statement
 
-    def engine_sql(self, sql: str) -> str:
-        """`sql` as DuckDB runs it: the house dialect is DuckDB's, so unchanged."""
-        return sql
-
     def validate(self, sql: str) -> list[IdentifierProblem]:
         """Unknown tables and columns in `sql`, each with the nearest real names."""
         return validate_identifiers(sql, self.catalog())
@@ -477,14 +511,21 @@ class Warehouse:
         if snapshot is not None and snapshot.unsampled:  # a wide database: sample what runs
             self._sample(snapshot, _table_names(statement, snapshot.catalog))
         with self._open_connection() as connection:
-            return run_preview(
-                connection,
-                statement,
-                params=params,
-                limit=limit,
-                timeout_s=timeout_s,
-                should_stop=should_stop,
-            )
+            try:
+                return run_preview(
+                    connection,
+                    statement,
+                    params=params,
+                    limit=limit,
+                    timeout_s=timeout_s,
+                    should_stop=should_stop,
+                )
+            except QueryError:
+                # Perhaps a column renamed or retyped in place, which the cheap signal does
+                # not see: the next check reads the whole schema.
+                if snapshot is not None and snapshot.signal is not None:
+                    self._recheck = True
+                raise
 
 
 def _table_names(statement: str, catalog: Catalog) -> set[str]:
