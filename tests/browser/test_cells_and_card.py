@@ -149,3 +149,28 @@ def test_the_answer_card_toggles_its_views_and_copies_its_sql(lab_page, tmp_path
     copied = nb.page.evaluate("() => navigator.clipboard.readText()")
     assert copied.strip() == sql.inner_text().strip() and copied.strip()
     assert nb.cell_count() == 2  # copying inserts nothing
+
+
+def test_a_row_of_zlens_runs_opens_that_run_below(lab_page, tmp_path):
+    nb = lab_page
+    cells = [setup_cell(tmp_path), "%zlens What is revenue by category?", "%zlens runs"]
+    nb.open(nb.write("runs.ipynb", cells))
+    for index in range(3):
+        nb.run(index, timeout=FIRST_RUN_S)
+    row = nb.cell(2).locator("tr.zlens-run-row")
+    assert row.count() == 1
+    run_id = row.locator("td").first.inner_text().strip()
+    assert run_id.startswith("run_")
+    assert row.locator(".zlens-trust").get_attribute("data-trust") == "grounded"
+    assert "local time" in nb.cell(2).locator(".zlens-runs").inner_text()
+    nb.shot("runs")
+    row.click()  # a new cell below, running `%zlens show ID`
+    nb.page.wait_for_function(
+        "() => document.querySelectorAll('.jp-Notebook .jp-Cell').length === 4"
+    )
+    assert nb.editor_text(3) == f"%zlens show {run_id}"
+    nb.wait_done(3, timeout=60)
+    shown = nb.cell(3).locator(".zlens-answer")
+    shown.wait_for()
+    assert shown.get_attribute("data-zlens-run") == run_id
+    assert shown.locator(".zlens-trust").get_attribute("data-trust") == "grounded"
