@@ -149,11 +149,14 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Spray', 1, 11.2, 7.5, 'Boston', 1892);
         """,
         "sensors": """
-            CREATE TABLE readings (name VARCHAR, taken_at TIMESTAMP, Wind DOUBLE, temp DOUBLE);
+            CREATE TABLE readings (name VARCHAR, taken_at TIMESTAMP, Wind DOUBLE, temp DOUBLE,
+                                   rainfall_total DOUBLE);
             INSERT INTO readings VALUES
-              ('north', '2024-01-01 00:00', 12.0, 3.5), ('north', '2024-01-01 06:00', 14.0, 4.0),
-              ('south', '2024-01-01 00:00', 5.0, 9.0), ('south', '2024-01-01 06:00', 7.0, 9.5),
-              ('east', '2024-01-01 00:00', 9.0, 6.0);
+              ('north', '2024-01-01 00:00', 12.0, 3.5, 1.0),
+              ('north', '2024-01-01 06:00', 14.0, 4.0, 0.0),
+              ('south', '2024-01-01 00:00', 5.0, 9.0, 2.5),
+              ('south', '2024-01-01 06:00', 7.0, 9.5, 0.5),
+              ('east', '2024-01-01 00:00', 9.0, 6.0, 4.0);
         """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
@@ -219,6 +222,24 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         # readings of named things: the things are their distinct names
         ("sensors", "How many sensors are there?", "SELECT COUNT(DISTINCT name) FROM readings"),
         ("sensors", "How many readings are there?", "SELECT COUNT(*) FROM readings"),
+        # an aggregation word that is part of a column's name names the column
+        (
+            "sensors",
+            "What is the highest total rainfall?",
+            "SELECT MAX(rainfall_total) FROM readings",
+        ),
+        # "the highest number of X" where X already counts something: its values
+        (
+            "monthly",
+            "What is the highest number of sales?",
+            "SELECT MAX(sales) FROM city_sales",
+        ),
+        # "each month of the year" on year and month columns: the month number
+        (
+            "monthly",
+            "Average sales for each month of the year",
+            "SELECT month, ROUND(AVG(sales), 2) FROM city_sales GROUP BY 1",
+        ),
         # ranking groups by a figure that is usually added up: added up, and said
         (
             "monthly",
@@ -263,6 +284,10 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("sensors", "Who is the windiest?"),
         # "the coldest month" may be an average or a low: asked, never totalled
         ("monthly", "Which city was the coldest?"),
+        # "per month" over year and month columns: months in turn, or months of the year?
+        ("monthly", "Total sales per month"),
+        # "the warmest reading" asks which one, not only the highest temperature
+        ("sensors", "What was the warmest day?"),
     ],
 )
 def test_shapes_that_stay_open_are_asked(harbour, db: str, question: str) -> None:

@@ -65,12 +65,10 @@ CASES = [(path, case) for path in FILES for case in _cases(path)]
 
 # Wrong answers labelled grounded: real defects, not questions to drop. Strict: a fixed case
 # fails here until its line is removed.
-KNOWN_WRONG_TRUSTED = {
-    # The 20 found when the corpus was written are fixed (see the git log of parsing/);
-    # this one came with a fix elsewhere ("observations" now reads as rows) and is a reading
-    # the answer states openly: "per month" as each calendar month (year, month), where the
-    # gold means the month of the year. Kept visible rather than tuned on: it is held out.
-    "storms-count-per-month": "'per month' read as calendar months, the gold means month of year",
+KNOWN_WRONG_TRUSTED: dict[str, str] = {
+    # Empty. The last one, held-out "storms-count-per-month" ("per month" read as calendar
+    # months where the gold means the month of the year), now asks which is meant whenever a
+    # table keeps year and month as separate columns and no period narrows the question.
 }
 # Hostile questions that came back as a clarification instead of a refusal.
 KNOWN_NOT_REFUSED: dict[str, str] = {}

@@ -141,8 +141,8 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
             for named in {words, base}:  # "fast" for speed_kn as for speed
                 for i, word in enumerate(named):
                     for other in synonyms().get(word, ()):
-                        phrase = (*named[:i], *other.split(), *named[i + 1 :])
-                        lex.add(phrase, target, synonym=True)
+                        said = (*named[:i], *other.split(), *named[i + 1 :])
+                        lex.add(said, target, synonym=True)
             # "airline name", "plane model": the table's name qualifies its column.
             lex.add(singular + words, target, loose=False)  # "cut diamonds" is not `cut`
             if words[: len(singular)] == singular and len(words) > len(singular):

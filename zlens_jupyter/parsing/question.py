@@ -38,6 +38,7 @@ from .phrasing import (
     find_time_grain,
     find_time_range,
     find_top_n,
+    superlative_direction,
 )
 from .spec import Filter, GroupBy, Measure, ParseResult, QuestionFrame, QuestionSpec
 from .words import STOPWORDS, identifier_words, question_tokens, stem, to_number
@@ -184,7 +185,7 @@ def _parse(
     p.taken.update(shared)
     spec = QuestionSpec()
     spec.time_range = find_time_range(tokens, p.taken)
-    value_filters = _value_filters(p, values or [])
+    value_filters = _value_filters(p, values or [], lexicon)
     limit, desc, after_top = find_top_n(tokens, p.taken)
     if limit is None and len(tokens) > 2 and tokens[0] == "which":
         # "which 5 cities had the fewest sales": the count after "which" is the ranking's N.
@@ -207,6 +208,7 @@ def _parse(
     group_starts = find_group_markers(tokens, p.taken)
     spec.time_grain = find_time_grain(tokens, p.taken, group_starts)
     superlative, superlative_at = find_superlative(tokens, p.taken)
+    of_year = _part_of_year(tokens, p.taken, spec.time_grain)
 
     spans = find_spans(tokens, lexicon, p.taken)
     for span in spans:
@@ -230,6 +232,7 @@ def _parse(
         word, names = abbreviated
         return _clarify(f"'{word}' could be {', '.join(names)}: which one?", names)
 
+    spans, aggs = _names_with_aggregate_words(tokens, spans, aggs, lexicon)
     numbered = _numbered_columns(tokens, spans, p.taken)
     _absorb_head_nouns(tokens, spans, p.taken, lexicon)
     by_adjective = _adjective_spans(tokens, spans, p.taken, lexicon, comparisons, superlative_at)
@@ -297,6 +300,10 @@ def _parse(
     # not a second measure, even when a column happens to share its name.
     used |= {s for c in comparisons if (s := _unit_span(spans, c)) is not None}
     measure_spans = [s for s in spans if s not in used]
+    if len(measure_spans) > 1:
+        # "average ozone on days warmer than 80": `Day` says what the rows are, it is not
+        # a second measure beside the one named.
+        measure_spans = [s for s in measure_spans if not _names_calendar(s)] or measure_spans
     # "fair cut diamonds": `cut` names the value's column; the diamonds are what is counted.
     kept = {(m.table.lower(), m.column.lower()) for m, _ in value_filters}
     p.named_rows = {
@@ -360,6 +367,27 @@ def _parse(
         if group is None:
             return _clarify(f"I can't group by '{_text(tokens, span)}' here.", [])
         spec.group_by.append(group)
+    if spec.time_grain in ("month", "week", "day") and not spec.listing:
+        split = _calendar_columns(catalog, spec.fact_table)
+        part = split.get(spec.time_grain)
+        if of_year and part is not None:
+            # "for each month of the year": the month number, all years together.
+            spec.group_by.append(GroupBy(spec.fact_table, part, alias=part, is_time=True))
+            spec.time_grain = None
+        elif of_year:
+            return _clarify(
+                f"Each {spec.time_grain} of the year, all years together, is not something I "
+                f"can group by here yet; ask per {spec.time_grain} instead.",
+                [],
+            )
+        elif part is not None and "year" in split and spec.time_range is None:
+            # "per month" over a table with year and month columns: each month in turn
+            # (2015-01, 2015-02 ...) or each month of the year, years together?
+            return _clarify(
+                f"Per {spec.time_grain} in turn ({spec.time_grain}s of each year apart), or "
+                f"per {spec.time_grain} of the year (all years together)?",
+                [f"per {spec.time_grain}", f"per {spec.time_grain} of the year"],
+            )
     for comparison in comparisons:
         named = comparison_spans[comparison.op_start]
         column = _pick(named, spec.fact_table, numeric=True) if named else None
@@ -458,14 +486,20 @@ def _listed_table(
     return table.table if table is not None else None
 
 
-def _value_filters(p: _Parse, values: list[ValueMatch]) -> list[tuple[ValueMatch, str | None]]:
-    """Values found in the data ("JFK", "Enterprise"), with the direction word before them."""
+def _value_filters(
+    p: _Parse, values: list[ValueMatch], lex: Lexicon
+) -> list[tuple[ValueMatch, str | None]]:
+    """Values found in the data ("JFK", "Enterprise"), with the direction word before them.
+    A value that begins a column's name is the name ("hurricane force diameter" is the
+    column `hurricane_force_diameter`, not hurricanes)."""
     out: list[tuple[ValueMatch, str | None]] = []
     for match in values:
         words = question_tokens(match.word)
         if not words or not match.table:
             continue  # a bare month name with no month column: the time parser handles it
         for i in range(len(p.tokens) - len(words) + 1):
+            if p.tokens[i : i + len(words)] == words and _starts_a_name(p.tokens, i, lex):
+                continue
             if p.tokens[i : i + len(words)] == words:
                 if p.taken & set(range(i, i + len(words))) and not any(
                     m.word == match.word for m, _ in out
@@ -788,7 +822,8 @@ _HAVING = frozenset({"have", "has", "had", "having", "with"})
 # "ozone level" is `Ozone`, "clarity grade" is `clarity`.
 _HEAD_NOUNS = frozenset(
     {"level", "speed", "rate", "amount", "value", "figure", "reading", "grade", "type"}
-    | {"kind", "size", "weight", "time", "measurement", "category", "class"}
+    | {"kind", "size", "weight", "time", "measurement", "category", "class", "mileage"}
+    | {"people", "person"}  # "unemployed people"
 )
 # Verbs that say a comparison's column without naming it: "diamonds that weigh over 2 carats".
 _MEASURE_VERBS = frozenset({"weigh", "cost", "earn", "measure", "last", "take", "get", "pay"})
@@ -824,7 +859,7 @@ def _adjective_spans(
     found: list[Span] = []
     for comparison in comparisons:
         at = comparison.op_start - 1
-        if at >= 0 and at not in taken and _span_ending_at(spans, comparison.op_start) is None:
+        if at >= 0 and at not in taken:
             found += _named_by_adjective(tokens, at, lex)
     for at in range(1, len(tokens)):
         if tokens[at - 1] == "how" and tokens[at] in _HOW_WORDS and at not in taken:
@@ -840,7 +875,14 @@ def _adjective_spans(
         if _names_number(s)
         and not all((t.column or "").lower() in _CALENDAR_WORDS for t in s.targets)
     ]
-    if superlative_at is not None and not numbers and tokens[superlative_at] not in _RANK_ONLY:
+    after = superlative_at + 1 if superlative_at is not None else len(tokens)
+    ranks_time = after < len(tokens) and tokens[after] in GRAINS
+    if (
+        superlative_at is not None
+        and not numbers
+        and tokens[superlative_at] not in _RANK_ONLY
+        and not ranks_time  # "the hottest day": which day, not the highest temperature
+    ):
         found += _named_by_adjective(tokens, superlative_at, lex)
     for span in found:
         taken.update(range(span.start, span.end))
@@ -1086,3 +1128,69 @@ def _starts_a_name(tokens: list[str], at: int, lex: Lexicon) -> bool:
         if len(words) > 1 and lex.lookup(words):
             return True
     return False
+
+
+def _names_with_aggregate_words(
+    tokens: list[str],
+    spans: list[Span],
+    aggs: list[tuple[int, int, str]],
+    lex: Lexicon,
+) -> tuple[list[Span], list[tuple[int, int, str]]]:
+    """An aggregation word that is part of a column's name names the column: "the longest
+    total sleep" is the maximum of `sleep_total`, not a sum. Also "the highest number of
+    unemployed", "the average number of viewers": a count of a column that is itself a
+    count is that column's values, so the count is dropped and the other word aggregates."""
+    kept = list(aggs)
+    out = []
+    for span in spans:
+        agg = next((a for a in kept if a[1] == span.start), None)
+        if agg is not None and agg[1] - agg[0] == 1:
+            joined = [t for t in lex.lookup(tokens[agg[0] : span.end]) if t.kind == "column"]
+            if joined:
+                kept.remove(agg)
+                out.append(Span(agg[0], span.end, tuple(joined)))
+                continue
+        if agg is not None and agg[2] == "count" and tokens[agg[0] : agg[1]] == ["number", "of"]:
+            numeric = [
+                t
+                for t in span.targets
+                if t.kind == "column" and is_numeric(t.type) and not is_key(t.column or "")
+            ]
+            before = agg[0] - 1 if agg[0] > 0 and tokens[agg[0] - 1] == "the" else agg[0]
+            ranked = before > 0 and (
+                superlative_direction(tokens[before - 1]) is not None
+                or any(a[1] == before for a in kept if a[2] != "count")
+            )
+            if numeric and ranked:
+                kept.remove(agg)
+        out.append(span)
+    return out, kept
+
+
+def _names_calendar(span: Span) -> bool:
+    columns = [t for t in span.targets if t.kind == "column"]
+    return bool(columns) and all((t.column or "").lower() in _CALENDAR_WORDS for t in columns)
+
+
+def _part_of_year(tokens: list[str], taken: set[int], grain: str | None) -> bool:
+    """ "each month of the year": the grain's number within a year. Takes "of (the) year"."""
+    for i, token in enumerate(tokens):
+        if token != grain:
+            continue
+        for said in (["of", "the", "year"], ["of", "year"]):
+            if tokens[i + 1 : i + 1 + len(said)] == said:
+                taken.update(range(i + 1, i + 1 + len(said)))
+                return True
+    return False
+
+
+def _calendar_columns(catalog: Catalog, table: str) -> dict[str, str]:
+    """The whole-number calendar columns of a table with no date column: {"month": "Month"}."""
+    info = catalog.table(table)
+    if info is None or any(is_temporal(c.type) for c in info.columns):
+        return {}
+    return {
+        c.name.lower(): c.name
+        for c in info.columns
+        if c.name.lower() in _CALENDAR_WORDS and "INT" in c.type.upper()
+    }
