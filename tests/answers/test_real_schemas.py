@@ -139,14 +139,15 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
     tables = {
         "fleet": """
             CREATE TABLE vessels (name VARCHAR, masts BIGINT, length_m DOUBLE,
-                                  speed_kn DOUBLE, home_port VARCHAR, year BIGINT);
+                                  speed_kn DOUBLE, home_port VARCHAR, year BIGINT,
+                                  rig VARCHAR);
             INSERT INTO vessels VALUES
-              ('Cutty Sark', 3, 85.4, 17.5, 'London', 1869),
-              ('Thermopylae', 3, 64.8, 16.0, 'Aberdeen', 1868),
-              ('Sea Witch', 3, 58.0, 18.0, 'New York', 1846),
-              ('Pamir', 4, 114.5, 16.0, 'Hamburg', 1905),
-              ('Bounty', 3, 27.7, 8.0, 'London', 1784),
-              ('Spray', 1, 11.2, 7.5, 'Boston', 1892);
+              ('Cutty Sark', 3, 85.4, 17.5, 'London', 1869, 'FullRigged'),
+              ('Thermopylae', 3, 64.8, 16.0, 'Aberdeen', 1868, 'FullRigged'),
+              ('Sea Witch', 3, 58.0, 18.0, 'New York', 1846, 'FullRigged'),
+              ('Pamir', 4, 114.5, 16.0, 'Hamburg', 1905, 'Barque'),
+              ('Bounty', 3, 27.7, 8.0, 'London', 1784, 'FullRigged'),
+              ('Spray', 1, 11.2, 7.5, 'Boston', 1892, 'Sloop');
         """,
         "sensors": """
             CREATE TABLE readings (name VARCHAR, taken_at TIMESTAMP, Wind DOUBLE, temp DOUBLE,
@@ -239,6 +240,23 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "monthly",
             "Average sales for each month of the year",
             "SELECT month, ROUND(AVG(sales), 2) FROM city_sales GROUP BY 1",
+        ),
+        # a value stored as CamelCase, asked in words
+        (
+            "fleet",
+            "How many full rigged ships are there?",
+            "SELECT COUNT(*) FROM vessels WHERE rig = 'FullRigged'",
+        ),
+        # a list of periods: those periods only, a row for each
+        (
+            "monthly",
+            "Compare total sales in January and February",
+            "SELECT month, SUM(sales) FROM city_sales WHERE month IN (1, 2) GROUP BY 1",
+        ),
+        (
+            "fleet",
+            "Compare the average length in 1868 and 1869",
+            "SELECT year, ROUND(AVG(length_m), 2) FROM vessels WHERE year IN (1868, 1869) GROUP BY 1",
         ),
         # ranking groups by a figure that is usually added up: added up, and said
         (

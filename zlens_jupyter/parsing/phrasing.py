@@ -277,6 +277,42 @@ def describes_rows(tokens: list[str], i: int) -> bool:
     return i + 1 < len(tokens) and tokens[i + 1] in ROW_WORDS
 
 
+def find_period_list(tokens: list[str], taken: set[int]) -> TimeRange | None:
+    """ "in 1990 and 2010", "June and September", "2023 vs 2024": two or more years, or
+    months of any year, each compared with the others (so each is its own row). "between
+    1980 and 1989" is a range, not a list."""
+    for i in range(len(tokens) - 2):
+        if i in taken or (i > 0 and tokens[i - 1] in ("between", "from")):
+            continue
+        items, j = [], i
+        while j < len(tokens) and j not in taken and _list_item(tokens[j]) is not None:
+            items.append(j)
+            if j + 2 < len(tokens) and tokens[j + 1] in ("and", "vs", "versus", "or", ","):
+                j += 2
+            else:
+                break
+        kinds = {_list_item(tokens[k]) for k in items}
+        if len(items) < 2 or len(kinds) != 1:
+            continue
+        lead = i - 1 if i > 0 and tokens[i - 1] in ("in", "for", "during", "of") else i
+        taken.update(range(lead, items[-1] + 1))
+        said = " and ".join(tokens[k].title() for k in items)
+        if kinds == {"year"}:
+            years = tuple(sorted(int(tokens[k]) for k in items))
+            return TimeRange(
+                f"{years[0]:04d}-01-01", f"{years[-1] + 1:04d}-01-01", said, years=years, each=True
+            )
+        months = tuple(sorted(MONTHS[tokens[k]] for k in items))
+        return TimeRange("0001-01-01", "9999-12-31", said, months=months, each=True)
+    return None
+
+
+def _list_item(token: str) -> str | None:
+    if _is_year(token):
+        return "year"
+    return "month" if token in MONTHS and token not in ("may", "mar") else None
+
+
 def find_time_range(
     tokens: list[str], taken: set[int], today: dt.date | None = None
 ) -> TimeRange | None:

@@ -34,6 +34,7 @@ from .phrasing import (
     find_aggregates,
     find_comparisons,
     find_group_markers,
+    find_period_list,
     find_superlative,
     find_time_grain,
     find_time_range,
@@ -184,7 +185,7 @@ def _parse(
     shared = [i for i, t in enumerate(tokens) if t in _SHARE_WORDS]
     p.taken.update(shared)
     spec = QuestionSpec()
-    spec.time_range = find_time_range(tokens, p.taken)
+    spec.time_range = find_period_list(tokens, p.taken) or find_time_range(tokens, p.taken)
     value_filters = _value_filters(p, values or [], lexicon)
     limit, desc, after_top = find_top_n(tokens, p.taken)
     if limit is None and len(tokens) > 2 and tokens[0] == "which":
@@ -367,6 +368,14 @@ def _parse(
         if group is None:
             return _clarify(f"I can't group by '{_text(tokens, span)}' here.", [])
         spec.group_by.append(group)
+    rng = spec.time_range
+    if rng is not None and rng.each and not spec.listing:
+        # "average unemployment in 1990 and 2010": a row for each period named.
+        period = _period_group(catalog, spec.fact_table, "year" if rng.years else "month")
+        if period is None:
+            return _clarify(f"I found no date column on {spec.fact_table} for those periods.", [])
+        if spec.time_grain is None and all(g.column != period.column for g in spec.group_by):
+            spec.group_by.append(period)
     if spec.time_grain in ("month", "week", "day") and not spec.listing:
         split = _calendar_columns(catalog, spec.fact_table)
         part = split.get(spec.time_grain)
@@ -1194,3 +1203,16 @@ def _calendar_columns(catalog: Catalog, table: str) -> dict[str, str]:
         for c in info.columns
         if c.name.lower() in _CALENDAR_WORDS and "INT" in c.type.upper()
     }
+
+
+def _period_group(catalog: Catalog, table: str, part: str) -> GroupBy | None:
+    """The year or the month of a table's rows as a grouping: its date column's part, or its
+    whole-number `year`/`month` column."""
+    info = catalog.table(table)
+    if info is None:
+        return None
+    dated = next((c for c in info.columns if is_temporal(c.type)), None)
+    if dated is not None:
+        return GroupBy(info.name, f'{part}("{dated.name}")', alias=part, is_time=True)
+    column = _calendar_columns(catalog, table).get(part)
+    return GroupBy(info.name, column, alias=column, is_time=True) if column else None

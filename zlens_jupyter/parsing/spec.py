@@ -46,6 +46,8 @@ class TimeRange:
     said: str
     month_only: int | None = None  # "in July" with no year
     months: tuple[int, ...] = ()  # "from June to August": several months of any year
+    years: tuple[int, ...] = ()  # "in 1990 and 2010": those years only
+    each: bool = False  # a list of periods ("June and September"): a row for each
 
 
 @dataclass

@@ -233,6 +233,14 @@ def _range_expr(spec: QuestionSpec, time: tuple[str, str | None], catalog: Catal
     assert spec.time_range is not None
     rng = spec.time_range
     table, column = time
+    if rng.years:  # "in 1990 and 2010": those years only
+        if column is not None:
+            year: exp.Expr = exp.func("year", exp.column(column, table=table))
+        elif "year" in _parts_of(table, catalog):
+            year = exp.column("year", table=table)
+        else:
+            raise Unbuildable(f"{table} has no year column for '{rng.said}'.")
+        return exp.In(this=year, expressions=[exp.Literal.number(y) for y in rng.years])
     months = rng.months or ((rng.month_only,) if rng.month_only is not None else ())
     if months:
         if column is not None:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from zlens_jupyter.vocabulary import value_synonyms
+from zlens_jupyter.vocabulary import abbreviations, value_synonyms
 from zlens_jupyter.warehouse.catalog import ColumnValues
 from zlens_jupyter.warehouse.models import Catalog, ValueMatch
 from zlens_jupyter.warehouse.stopwords import stopwords
@@ -150,6 +150,10 @@ class ValueIndex:
                     form = _form(phrase)
                     if form != phrase:
                         self._by_form.setdefault(form, []).append(hit)
+                    spelled = _spelled_out(value)
+                    if spelled and spelled != phrase:
+                        # "AsstProf" is what people call an "assistant professor"
+                        self._by_form.setdefault(_form(spelled), []).append(hit)
 
     def probe(self, question: str, catalog: Catalog) -> list[ValueMatch]:
         """Value matches in question order; within one phrase, by table then column."""
@@ -202,6 +206,19 @@ class ValueIndex:
         if size == 1:
             hits = [hit for hit in hits if _could_be_value(word, hit[2])]
         return [ValueMatch(word, table, column, value) for table, column, value in hits]
+
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def _spelled_out(value: str) -> str:
+    """A code-like value in words: CamelCase split and abbreviations expanded ("AsstProf" ->
+    "assistant professor"); "" when the value has nothing to spell out."""
+    parts = _normalize(_CAMEL.sub(" ", value)).split()
+    if len(parts) < 2 or len(parts) > MAX_PHRASE_WORDS:
+        return ""  # one part ("MFR", an airport code) is a code, never spelled out
+    expansions = abbreviations()
+    return " ".join(w for part in parts for w in expansions.get(part, (part,)))
 
 
 def _form(phrase: str) -> str:
