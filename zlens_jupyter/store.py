@@ -201,9 +201,9 @@ class RunStore:
         With a `limit`, a large index is read from its end only, plus the live-run markers:
         listing 100,000 runs costs what listing a few thousand does."""
         if limit:
-            newest = self._list_tail(limit)
-            if newest is not None:
-                return newest
+            tail = self._list_tail(limit)
+            if tail is not None:
+                return tail
         try:
             names = os.listdir(self.dir)
         except OSError:
@@ -414,7 +414,7 @@ def _parse_line(line: str) -> Any:
         return None  # a line torn by a killed writer: that run is read from its file
 
 
-def _started(row: tuple[Any, ...]) -> str:
+def _started(row: tuple[Any, ...] | builtins.list[Any]) -> str:
     return str(row[5])
 
 
