@@ -8,8 +8,10 @@
 //     and the Python side turns the KeyboardInterrupt into a cancelled run.
 //   - `zlens:insert-cell` {source, cell_type}: a widget asks for a new cell below its cell.
 //   - clicks on `[data-zlens-insert]` (base64 UTF-8 source) in answer HTML: the same insertion.
-//   - clicks on `[data-zlens-ask]` (a clarification's option): the re-asked question goes into
-//     a new cell below, which runs at once.
+//   - clicks on `[data-zlens-ask]` (a clarification's option, a row of `%zlens runs`): the
+//     re-asked question (or `%zlens show ID`) goes into a new cell below, which runs at once.
+// A reopened notebook's HTML is sanitized (data-* attributes dropped), so every source also
+// rides as hidden text the handlers fall back to.
 //   - clicks on an answer's Copy SQL button and on its view toggles (see views.js).
 // Handled events get preventDefault(), which tells the sender that someone acted on them.
 // A second plugin (highlight.js) highlights `%%dql` and `%%zlens_sql` cells as SQL.
@@ -18,7 +20,7 @@ import highlightPlugin from './highlight.js';
 import { copyClicked, enhanceViews, VIEWS_CSS } from './views.js';
 
 const INSERT_SELECTOR = '[data-zlens-insert], .zlens-insert';
-const ASK_SELECTOR = '[data-zlens-ask]';
+const ASK_SELECTOR = '[data-zlens-ask], .zlens-option, .zlens-run-row';
 
 /** Decode base64 holding UTF-8 text (atob alone yields Latin-1 code units). */
 function decodeBase64Utf8(encoded) {
@@ -74,9 +76,19 @@ function sourceOfButton(button) {
     return decodeBase64Utf8(encoded);
   }
   const kind = [...button.classList].find(c => c.startsWith('zlens-insert-'));
-  const answer = button.closest('.zlens-answer');
-  const pre = kind && answer ? answer.querySelector(`pre.zlens-source-${kind.slice(13)}`) : null;
+  const scope = button.closest('.zlens-finding') || button.closest('.zlens-answer');
+  const pre = kind && scope ? scope.querySelector(`pre.zlens-source-${kind.slice(13)}`) : null;
   return pre ? pre.textContent : null;
+}
+
+/** The cell a clicked option or runs row asks for: its base64 attribute, or its hidden text. */
+function sourceOfAsk(element) {
+  const encoded = element.getAttribute('data-zlens-ask');
+  if (encoded) {
+    return decodeBase64Utf8(encoded);
+  }
+  const text = element.querySelector('.zlens-ask-source');
+  return text ? text.textContent : null;
 }
 
 function attach(panel) {
@@ -108,8 +120,8 @@ function attach(panel) {
     const ask = event.target.closest ? event.target.closest(ASK_SELECTOR) : null;
     if (ask && node.contains(ask)) {
       // A clarification's option: ask again with that choice, in a new cell below, now.
-      const source = decodeBase64Utf8(ask.getAttribute('data-zlens-ask'));
-      if (insertBelow(panel, ask, source, 'code')) {
+      const source = sourceOfAsk(ask);
+      if (source !== null && insertBelow(panel, ask, source, 'code')) {
         event.preventDefault();
         event.stopPropagation();
         ask.setAttribute('data-zlens-asked', 'true');

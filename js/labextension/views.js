@@ -12,6 +12,9 @@ const VIEWS = '.zlens-views:not(.zlens-tabbed)';
 export const VIEWS_CSS = `
 .zlens-tabbed > details.zlens-view > summary { display: none; }
 .zlens-tabbed > details.zlens-view:not([open]) { display: none; }
+/* Sources the buttons fall back to: hidden by their attribute, which JupyterLab's sanitizer
+   drops from a reopened notebook's HTML. */
+.zlens-ask-source, pre.zlens-source-sql, pre.zlens-source-finding { display: none !important; }
 /* Insert and Copy work only here: the card's HTML keeps them hidden elsewhere. */
 .zlens-answer button.zlens-insert[hidden], .zlens-answer button.zlens-copy[hidden] {
   display: inline-block;

@@ -174,3 +174,65 @@ def test_a_row_of_zlens_runs_opens_that_run_below(lab_page, tmp_path):
     shown.wait_for()
     assert shown.get_attribute("data-zlens-run") == run_id
     assert shown.locator(".zlens-trust").get_attribute("data-trust") == "grounded"
+
+
+def test_a_reopened_notebook_keeps_options_findings_and_runs_clickable(
+    lab_page, tmp_path, monkeypatch
+):
+    # Saved elsewhere, so untrusted here: JupyterLab's sanitizer drops every data-* attribute,
+    # and the buttons fall back to the sources the card carries as hidden text.
+    import nbformat
+
+    from zlens_jupyter.notebook.render import answer_display
+    from zlens_jupyter.notebook.views import runs_view
+    from zlens_jupyter.session import Session
+
+    monkeypatch.setenv("ZLENS_CACHE_DIR", str(tmp_path / "cache"))
+    session = Session("sample")
+    try:
+        clarification = session.ask("What is revenue by segmnt?")
+        research = session.ask("Why did revenue drop in December 2025?")
+        runs_html = runs_view(session)._repr_html_()
+    finally:
+        session.close()
+
+    def output(data, metadata=None):
+        return [nbformat.v4.new_output("display_data", data=data, metadata=metadata or {})]
+
+    outputs = {
+        0: output(*answer_display(clarification)),
+        1: output(*answer_display(research)),
+        2: output({"text/html": runs_html, "text/plain": "runs"}),
+    }
+    cells = [f"%zlens {clarification.question}", f"%zlens {research.question}", "%zlens runs"]
+    nb = lab_page
+    name = nb.write("reopened.ipynb", [*cells, "# end"], outputs)
+    nb.open(name)
+    options = nb.cell(0).locator("button.zlens-option")
+    options.first.wait_for()
+    assert nb.page.locator(".jp-Notebook [data-zlens-ask], [data-zlens-insert]").count() == 0
+    hidden = nb.page.locator(".zlens-ask-source, pre.zlens-source-finding, pre.zlens-source-sql")
+    assert hidden.count() > 3 and not any(hidden.nth(i).is_visible() for i in range(hidden.count()))
+
+    options.filter(has_text="Segment").first.click()  # asks again, in a new cell below
+    nb.page.wait_for_function(
+        "() => document.querySelectorAll('.jp-Notebook .jp-Cell').length === 5"
+    )
+    assert nb.editor_text(1) == "%zlens What is revenue by segment?"
+
+    finding = nb.cell(2).locator("section.zlens-finding").nth(2)
+    finding.locator("button.zlens-insert-finding").click()
+    nb.page.wait_for_function(
+        "() => document.querySelectorAll('.jp-Notebook .jp-Cell').length === 6"
+    )
+    assert nb.editor_text(3).startswith("%%zlens_sql\n-- Within ")
+
+    row = nb.cell(4).locator("tr.zlens-run-row").first
+    run_id = row.locator("td").first.inner_text().strip()
+    assert run_id in (clarification.id, research.id)
+    row.click()
+    nb.page.wait_for_function(
+        "() => document.querySelectorAll('.jp-Notebook .jp-Cell').length === 7"
+    )
+    assert nb.editor_text(5) == f"%zlens show {run_id}"
+    nb.shot("clicked")

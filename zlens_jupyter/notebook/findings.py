@@ -117,6 +117,8 @@ def _finding_html(index: int, finding: dict[str, Any]) -> str:
         f'<button type="button" class="zlens-insert zlens-insert-finding"'
         f' data-zlens-insert="{encode_source(source)}" hidden style="{_BUTTON}">'
         "Insert SQL cell</button>"
+        # The source as hidden text too, for a reopened notebook whose sanitizer dropped data-*.
+        f'<pre class="zlens-source-finding" hidden>{escape(source)}</pre>'
         if source
         else ""
     )

@@ -409,7 +409,10 @@ def _options_html(data: dict[str, Any]) -> str:
         f' title="{escape("Ask: " + str(o["question"]))}"'
         f' style="{_BUTTON}; margin: 2px 6px 2px 0; text-align: left">'
         f"<b>{escape(str(o.get('label') or o.get('column') or ''))}</b>"
-        f' <span style="{_MUTED}; font-size: 12px">{escape(_option_detail(o))}</span></button>'
+        f' <span style="{_MUTED}; font-size: 12px">{escape(_option_detail(o))}</span>'
+        # The same source as text, for a reopened notebook whose sanitizer dropped data-*.
+        f'<span class="zlens-ask-source" hidden>{escape(reask_source(str(o["question"])))}'
+        "</span></button>"
         for o in options
     )
     return (

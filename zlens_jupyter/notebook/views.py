@@ -74,10 +74,12 @@ class RunsView(View):
                 f" solid {colour}; color: {colour}; border-radius: 10px; padding: 0 7px;"
                 f' font-size: 12px; font-weight: 600">{values[3]}</span>'
             )
-            ask = encode_source(f"%zlens show {row[0]}")
+            source = f"%zlens show {row[0]}"
+            # The source rides as hidden text too: a reopened notebook's sanitizer drops data-*.
+            values[0] += f'<span class="zlens-ask-source" hidden>{html.escape(source)}</span>'
             body.append(
-                f'<tr class="zlens-run-row" data-zlens-ask="{ask}" title="Open this run"'
-                f' style="cursor: pointer">'
+                f'<tr class="zlens-run-row" data-zlens-ask="{encode_source(source)}"'
+                f' title="Open this run" style="cursor: pointer">'
                 + "".join(f'<td style="{cell}">{v}</td>' for v in values)
                 + "</tr>"
             )
