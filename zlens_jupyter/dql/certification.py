@@ -23,11 +23,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import sqlglot
-from sqlglot import exp
-from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
-from sqlglot.optimizer.scope import traverse_scope
-
 from zlens_jupyter.dql.block import Block
 from zlens_jupyter.dql.library import BlockLibrary
 from zlens_jupyter.dql.model import BlockStatus, Field, Section
@@ -252,6 +247,9 @@ def normalized_sql(sql: str) -> str:
     >>> normalized_sql("select  A from T -- note") == normalized_sql("SELECT a\\nFROM t")
     True
     """
+    import sqlglot  # on first use: `%load_ext` and block listing never need it
+    from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
+
     try:
         statements = [s for s in sqlglot.parse(sql, read="duckdb") if s is not None]
         return ";\n".join(
@@ -275,6 +273,10 @@ def referenced_tables(sql: str) -> list[str]:
     >>> referenced_tables("WITH x AS (SELECT * FROM flights) SELECT * FROM x JOIN main.airlines")
     ['flights', 'main.airlines']
     """
+    import sqlglot
+    from sqlglot import exp
+    from sqlglot.optimizer.scope import traverse_scope
+
     try:
         tree = sqlglot.parse_one(sql, read="duckdb")
         # Scopes tell a table from a CTE or subquery of the same name.
