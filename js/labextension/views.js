@@ -12,6 +12,30 @@ const VIEWS = '.zlens-views:not(.zlens-tabbed)';
 export const VIEWS_CSS = `
 .zlens-tabbed > details.zlens-view > summary { display: none; }
 .zlens-tabbed > details.zlens-view:not([open]) { display: none; }
+/* Label chips, orbs and the finished panel's frame, by class: a reopened (untrusted)
+   notebook's sanitizer drops inline styles that use theme variables. Inline styles, where
+   kept, win over these. */
+.zlens-trust, .zl-panel-static .zl-trust {
+  display: inline-block; border: 1px solid currentColor; border-radius: 10px; padding: 0 7px;
+  font-weight: 600; font-size: 12px;
+}
+.zlens-trust-certified, .zl-panel-static .zl-trust-certified { color: var(--jp-success-color1, #388e3c); }
+.zlens-trust-grounded, .zl-panel-static .zl-trust-grounded { color: var(--jp-brand-color1, #1976d2); }
+.zlens-trust-review_required, .zl-panel-static .zl-trust-review_required { color: var(--jp-warn-color1, #f57c00); }
+.zlens-trust-blocked, .zl-panel-static .zl-trust-blocked { color: var(--jp-error-color1, #d32f2f); }
+.zlens-trust-not_applicable, .zlens-trust-cancelled, .zl-panel-static .zl-trust-not_applicable,
+.zl-panel-static .zl-trust-cancelled { color: var(--jp-ui-font-color2, #616161); }
+.zl-panel-static {
+  border: 1px solid var(--jp-border-color2, #d0d7de); border-radius: 6px; padding: 3px 10px;
+}
+.zl-panel-static .zl-orb {
+  display: inline-block; width: 10px; height: 10px; border-radius: 50%; vertical-align: middle;
+  background: var(--jp-ui-font-color2, #757575);
+}
+.zl-panel-static .zl-orb-done { background: var(--jp-success-color1, #388e3c); }
+.zl-panel-static .zl-orb-needs_review { background: var(--jp-warn-color1, #f57c00); }
+.zl-panel-static .zl-orb-blocked, .zl-panel-static .zl-orb-failed { background: var(--jp-error-color1, #d32f2f); }
+.zl-panel-static .zl-orb-cancelled { background: var(--jp-ui-font-color3, #9e9e9e); }
 /* Sources the buttons fall back to: hidden by their attribute, which JupyterLab's sanitizer
    drops from a reopened notebook's HTML. */
 .zlens-ask-source, pre.zlens-source-sql, pre.zlens-source-finding { display: none !important; }

@@ -214,6 +214,18 @@ def test_a_reopened_notebook_keeps_options_findings_and_runs_clickable(
     hidden = nb.page.locator(".zlens-ask-source, pre.zlens-source-finding, pre.zlens-source-sql")
     assert hidden.count() > 3 and not any(hidden.nth(i).is_visible() for i in range(hidden.count()))
 
+    # The sanitizer dropped the chips' inline colours; the extension's stylesheet keeps them.
+    brand = nb.page.evaluate(
+        KEYWORD_COLOUR.replace("--jp-mirror-editor-keyword-color", "--jp-brand-color1")
+    )
+    chip = nb.cell(2).locator(".zlens-runs .zlens-trust-grounded")
+    assert chip.evaluate("el => getComputedStyle(el).color") == brand
+    assert chip.evaluate("el => getComputedStyle(el).borderTopWidth") == "1px"
+    answer_chip = nb.cell(1).locator(".zlens-answer .zlens-trust")
+    assert answer_chip.evaluate("el => getComputedStyle(el).color") == brand  # grounded
+    assert "color" not in answer_chip.evaluate("el => el.getAttribute('style') || ''")
+    nb.shot("reopened")
+
     options.filter(has_text="Segment").first.click()  # asks again, in a new cell below
     nb.page.wait_for_function(
         "() => document.querySelectorAll('.jp-Notebook .jp-Cell').length === 5"

@@ -136,7 +136,8 @@ def stopped_at(data: dict[str, Any]) -> str | None:
 def _orb_html(orb: str) -> str:
     colour = _ORB_COLOURS.get(orb, _GREY)
     return (
-        f'<span class="zl-orb" data-state="{escape(orb)}" title="{escape(ORB_WORDS.get(orb, orb))}"'
+        f'<span class="zl-orb zl-orb-{escape(orb)}" data-state="{escape(orb)}"'
+        f' title="{escape(ORB_WORDS.get(orb, orb))}"'
         f' style="display: inline-block; width: 10px; height: 10px; border-radius: 50%;'
         f' background: {colour}; vertical-align: middle"></span>'
     )
@@ -146,7 +147,8 @@ def summary_html(data: dict[str, Any], orb: str) -> str:
     key, words = outcome_label(data.get("status"), data.get("trust_state"))
     colour = _LABEL_COLOURS.get(key, _GREY)
     chip = (
-        f'<span class="zl-chip zl-trust" data-trust="{escape(key)}" style="border: 1px solid'
+        f'<span class="zl-chip zl-trust zl-trust-{escape(key)}" data-trust="{escape(key)}"'
+        f' style="border: 1px solid'
         f" {colour}; color: {colour}; border-radius: 10px; padding: 0 7px; font-weight: 600;"
         f' font-size: 12px">{escape(words)}</span>'
     )

@@ -70,7 +70,8 @@ class RunsView(View):
             colour = _LABEL_COLOURS.get(key, _GREY)
             values = [html.escape(str(v)) for v in row]
             values[3] = (
-                f'<span class="zlens-trust" data-trust="{html.escape(key)}" style="border: 1px'
+                f'<span class="zlens-trust zlens-trust-{html.escape(key)}"'
+                f' data-trust="{html.escape(key)}" style="border: 1px'
                 f" solid {colour}; color: {colour}; border-radius: 10px; padding: 0 7px;"
                 f' font-size: 12px; font-weight: 600">{values[3]}</span>'
             )
