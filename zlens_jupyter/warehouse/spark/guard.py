@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -27,6 +28,7 @@ from sqlglot import exp
 from zlens_jupyter.errors import QueryError
 from zlens_jupyter.warehouse.guard import SQLGuardViolation
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # sqlglot underlines the error's place for terminals
 # Data-source names Spark reads a path through: `SELECT * FROM csv.`/etc/passwd``.
 FILE_FORMATS = frozenset(
     {
@@ -157,10 +159,11 @@ def guard_spark_text(sql: str) -> str:
 def _guard_text(sql: str) -> str:
     try:
         statements = [s for s in sqlglot.parse(sql, read="spark") if s is not None]
-    except sqlglot.errors.ParseError as error:
-        raise QueryError(f"Spark SQL does not parse: {error}") from None
-    except sqlglot.errors.SqlglotError as error:  # tokenizer: unterminated string, comment
-        raise QueryError(f"Spark SQL does not parse: {error}") from None
+    except sqlglot.errors.SqlglotError as error:  # parser or tokenizer (unterminated text)
+        plain = _ANSI.sub("", str(error))
+        raise QueryError(f"Spark SQL does not parse: {plain}") from None
+    except RecursionError:
+        raise QueryError("the SQL is nested too deeply to read") from None
     if len(statements) != 1:
         raise SQLGuardViolation(
             "single-statement", f"exactly one statement is allowed, found {len(statements)}"
@@ -227,7 +230,11 @@ def guard_spark_plan(jvm_session: Any, sql: str) -> None:
     if command is not None and command.isInstance(plan):
         name = plan.getClass().getSimpleName()
         raise SQLGuardViolation("select-only", f"Spark reads this as a command ({name})")
-    for node in _plan_nodes(json.loads(plan.toJSON())):
+    nodes = list(_plan_nodes(json.loads(plan.toJSON())))
+    root = str(nodes[0].get("class", "")).rsplit(".", 1)[-1] if nodes else ""
+    if root in _DENIED_PLAN_NODES or root.endswith(("Command", "Statement")):
+        raise SQLGuardViolation("select-only", f"Spark reads this as {root}, not a query")
+    for node in nodes:
         _check_plan_node(node)
 
 

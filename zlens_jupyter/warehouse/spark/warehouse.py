@@ -19,6 +19,7 @@ from typing import Any
 import sqlglot
 
 from zlens_jupyter.errors import ConfigError, QueryError
+from zlens_jupyter.warehouse.guard import SQLGuardViolation
 from zlens_jupyter.warehouse.interface import HOUSE_DIALECT
 from zlens_jupyter.warehouse.joins import infer_join_keys
 from zlens_jupyter.warehouse.linking import SchemaIndex
@@ -218,7 +219,14 @@ class SparkWarehouse:
 
         Checked twice, independently: sqlglot's Spark dialect, then Spark's own parser (the
         plan must be a query, no command or write anywhere in it). Nothing runs."""
-        statement = guard_spark_text(self.engine_sql(sql))
+        engine_text = self.engine_sql(sql)
+        try:
+            statement = guard_spark_text(engine_text)
+        except QueryError:
+            # sqlglot cannot read it: Spark's parser says whether it is a command (a
+            # violation, never retried) or not SQL at all; either way it never runs.
+            guard_spark_plan(self.spark._jsparkSession, engine_text)
+            raise
         guard_spark_plan(self.spark._jsparkSession, statement)
         return sql.strip().rstrip(";").strip()
 
@@ -263,13 +271,22 @@ def _transpile(sql: str, written_in: str) -> str:
         statements = sqlglot.transpile(text, read=written_in, write="spark")
     except sqlglot.errors.SqlglotError as error:
         raise QueryError(f"cannot read the SQL as {written_in}: {error}") from None
-    # Several statements stay several: the guard refuses them by name.
-    return ";\n".join(statements)
+    except RecursionError:
+        raise QueryError("the SQL is nested too deeply to read") from None
+    # sqlglot renders a statement Spark has no form for as "" (DuckDB's INSTALL): count
+    # what was written, not what survived, or `SELECT 1; INSTALL x` would pass as one.
+    if len(statements) != 1:
+        raise SQLGuardViolation(
+            "single-statement", f"exactly one statement is allowed, found {len(statements)}"
+        )
+    if not statements[0].strip():
+        raise QueryError(f"this {written_in} statement has no Spark SQL form")
+    return statements[0]
 
 
 @functools.lru_cache(maxsize=256)
 def _to_house(sql: str, written_in: str) -> str:
     try:
         return ";\n".join(sqlglot.transpile(sql, read=written_in, write=HOUSE_DIALECT))
-    except sqlglot.errors.SqlglotError:
+    except (sqlglot.errors.SqlglotError, RecursionError):
         return sql
