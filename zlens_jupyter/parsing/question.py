@@ -145,6 +145,7 @@ class _Parse:
     notes: list[str] = field(default_factory=list)
     adjectives: set[int] = field(default_factory=set)  # positions naming a column as adjectives
     named_rows: dict[str, str] = field(default_factory=dict)  # table -> a label value asked of
+    shared: bool = False  # "what share / percentage of …"
 
 
 def parse_question(
@@ -184,6 +185,7 @@ def _parse(
     # "what percentage / share / proportion of …": the filters pick a part of the whole.
     shared = [i for i, t in enumerate(tokens) if t in _SHARE_WORDS]
     p.taken.update(shared)
+    p.shared = bool(shared)
     spec = QuestionSpec()
     spec.time_range = find_period_list(tokens, p.taken) or find_time_range(tokens, p.taken)
     value_filters = _value_filters(p, values or [], lexicon)
@@ -207,6 +209,13 @@ def _parse(
             p.taken.add(at)
     aggs = find_aggregates(tokens, p.taken)
     group_starts = find_group_markers(tokens, p.taken)
+    for at, start in enumerate(group_starts):
+        counted = next((a for a in aggs if a[0] == start and a[2] == "count"), None)
+        each = start > 0 and tokens[start - 1] in ("each", "every")  # "by number of" ranks
+        if counted is not None and each and tokens[start : start + 2] == ["number", "of"]:
+            # "cars for each number of cylinders": the cylinders are the grouping.
+            aggs.remove(counted)
+            group_starts[at] = counted[1]
     spec.time_grain = find_time_grain(tokens, p.taken, group_starts)
     superlative, superlative_at = find_superlative(tokens, p.taken)
     of_year = _part_of_year(tokens, p.taken, spec.time_grain)
@@ -241,6 +250,7 @@ def _parse(
     spans = sorted(spans + by_adjective, key=lambda s: s.start)
     # "discipline A", "class B": a column's name, then one of its values, however short.
     value_filters += [(m, None) for m in _named_values(tokens, spans, p.taken, catalog)]
+    missing = [s for s in spans if _is_missing(tokens, s, p.taken)]
     # A number nothing explained (a year range, a count) is never dropped: "between 2010
     # and 2015" read without its years would answer for every year.
     unresolved = [
@@ -296,6 +306,7 @@ def _parse(
         group_spans = [s for s in group_spans if not _names_measure(s, aggs)] or group_spans[:1]
     comparison_spans = {c.op_start: _compared_span(spans, c) for c in comparisons}
     used = set(group_spans) | {s for s in comparison_spans.values() if s is not None}
+    used |= set(missing)
     used |= {span for span, _ in numbered}
     # A word after the number that is not the compared column is its unit ("60 minutes"),
     # not a second measure, even when a column happens to share its name.
@@ -414,6 +425,12 @@ def _parse(
                 label=column.label,
             )
         )
+    for span in missing:  # "days missing an ozone reading": the rows with no value there
+        target = _pick(span, spec.fact_table, numeric=False)
+        if target is not None:
+            spec.filters.append(
+                Filter(target.table, target.column or "", "is null", None, label=target.label)
+            )
     for span, number in numbered:  # "series 5": the column's value, not a measure
         target = _pick(span, spec.fact_table, numeric=True)
         if target is not None:
@@ -453,7 +470,9 @@ def _parse(
         spec.order_desc = desc
     spec.limit = limit
     spec.notes += p.notes
-    if shared:
+    if shared and not spec.filters and spec.group_by and not spec.listing and limit is None:
+        spec.share_of_groups = True  # "what share of all sales does each city account for"
+    elif shared:
         if not spec.filters or spec.listing or limit is not None:
             return _clarify(
                 f"A {tokens[shared[0]]} of what? Say which rows make the part, e.g. "
@@ -688,6 +707,15 @@ def _measures(
             # per name is exact (a repeated name keeps its largest).
             kind = "max" if superlative else "min"
             measures.append(Measure(kind, numeric.table, numeric, alias=f"{kind}_{numeric.column}"))
+        elif (
+            agg is None
+            and p.shared
+            and column is not None
+            and is_numeric(column.type)
+            and not is_key(column.column or "")
+        ):
+            # "what share of all sales does each city account for": a share of a total.
+            measures.append(Measure("sum", column.table, column, alias=f"sum_{column.column}"))
         elif (
             agg is None
             and ((superlative is not None and ranks_groups) or time_grain is not None)
@@ -1216,3 +1244,18 @@ def _period_group(catalog: Catalog, table: str, part: str) -> GroupBy | None:
         return GroupBy(info.name, f'{part}("{dated.name}")', alias=part, is_time=True)
     column = _calendar_columns(catalog, table).get(part)
     return GroupBy(info.name, column, alias=column, is_time=True) if column else None
+
+
+def _is_missing(tokens: list[str], span: Span, taken: set[int]) -> bool:
+    """ "missing an ozone reading", "with a missing price": a column whose value is absent.
+    Takes the word "missing"."""
+    before = span.start - 1
+    while before >= 0 and tokens[before] in ("a", "an", "the", "its", "their"):
+        before -= 1
+    at = before if before >= 0 and tokens[before] == "missing" else -1
+    if at < 0 and span.end < len(tokens) and tokens[span.end] == "missing":
+        at = span.end  # "ozone missing"
+    if at < 0 or at in taken:
+        return False
+    taken.add(at)
+    return True

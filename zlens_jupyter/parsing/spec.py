@@ -65,6 +65,8 @@ class QuestionSpec:
     # "what percentage of animals are herbivores": these filters pick the part, and each
     # measure is shown as its part's percentage of the whole.
     share_of: list[Filter] = field(default_factory=list)
+    # "what share of the salary goes to each rank": each group's part of the whole.
+    share_of_groups: bool = False
 
     @property
     def shape(self) -> str:

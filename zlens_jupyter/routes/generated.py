@@ -184,6 +184,8 @@ def filter_phrase(spec: QuestionSpec | None) -> str:
     parts = [
         f"{f.label or f.column} in ({', '.join(fmt(v) for v in f.value)})"
         if f.op == "in"
+        else f"{f.label or f.column} is missing"
+        if f.op == "is null"
         else f"{f.label or f.column} {f.op} {fmt(f.value)}"
         for f in spec.filters
     ]
@@ -192,6 +194,8 @@ def filter_phrase(spec: QuestionSpec | None) -> str:
     shared = [f"{f.label or f.column} {f.op} {fmt(f.value)}" for f in spec.share_of]
     if shared:  # "Percent of total is 38.55 (share where vore = herbi)"
         parts.insert(0, "share where " + " and ".join(shared))
+    if spec.share_of_groups:  # each group's percentage of the whole
+        parts.insert(0, "each group's share of the total")
     parts += spec.notes  # how a word was read: "each row of mpg counted as one car"
     return ", ".join(parts)
 

@@ -54,6 +54,8 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
     measures = [
         exp.alias_(_share_expr(_measure_expr(m, semantic), part), "percent_of_total")
         if part
+        else exp.alias_(_group_share_expr(_measure_expr(m, semantic)), "percent_of_total")
+        if spec.share_of_groups
         else exp.alias_(_measure_expr(m, semantic), m.alias)
         for m in spec.measures
     ]
@@ -113,10 +115,23 @@ def _share_expr(whole: exp.Expr, part: list[exp.Expr]) -> exp.Expr:
     return exp.Round(this=ratio, decimals=exp.Literal.number(2))
 
 
+def _group_share_expr(whole: exp.Expr) -> exp.Expr:
+    """ROUND(100.0 * agg / SUM(agg) OVER (), 2): each group's percentage of all groups."""
+    inner = whole.this if isinstance(whole, exp.Round) else whole
+    total = exp.Window(this=exp.Sum(this=inner.copy()))
+    ratio = exp.Div(
+        this=exp.Mul(this=exp.Literal.number("100.0"), expression=inner.copy()),
+        expression=exp.Nullif(this=total, expression=exp.Literal.number(0)),
+    )
+    return exp.Round(this=ratio, decimals=exp.Literal.number(2))
+
+
 def _filter_expr(f: Filter) -> exp.Expr:
     column = exp.column(f.column, table=f.table)
     if f.op == "in":
         return exp.In(this=column, expressions=[_literal(v) for v in f.value])
+    if f.op == "is null":
+        return exp.Is(this=column, expression=exp.Null())
     ops = {"=": exp.EQ, ">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
     return ops[f.op](this=column, expression=_literal(f.value))
 
@@ -291,7 +306,8 @@ def _joins(fact: str, tables: list[str], catalog: Catalog) -> list[tuple[str, ex
 
 
 def _order(spec: QuestionSpec, dims: list[exp.Expr]) -> list[exp.Expr] | None:
-    measure = exp.to_identifier(spec.measures[0].alias) if spec.measures else None
+    alias = _measure_alias(spec, spec.measures[0]) if spec.measures else None
+    measure = exp.to_identifier(alias) if alias else None
     if spec.order_desc is not None and measure is not None:
         return [exp.Ordered(this=exp.column(measure), desc=spec.order_desc)]
     if spec.time_grain or any(g.is_time for g in spec.group_by):
@@ -305,7 +321,12 @@ def _order(spec: QuestionSpec, dims: list[exp.Expr]) -> list[exp.Expr] | None:
 
 def output_columns(spec: QuestionSpec) -> list[str]:
     names = [g.alias for g in spec.group_by]
-    return names + [m.alias for m in spec.measures]
+    return names + [_measure_alias(spec, m) for m in spec.measures]
+
+
+def _measure_alias(spec: QuestionSpec, measure: Measure) -> str:
+    """A share is shown as the percentage it is, whatever it is a share of."""
+    return "percent_of_total" if spec.share_of or spec.share_of_groups else measure.alias
 
 
 __all__ = ["GroupBy", "Unbuildable", "build_sql", "output_columns"]
