@@ -87,6 +87,8 @@ class Warehouse:
     [(42,)]
     """
 
+    dialect = "duckdb"  # the sqlglot dialect of its SQL (see interface.WarehouseEngine)
+
     def __init__(
         self,
         connection: duckdb.DuckDBPyConnection,
@@ -484,6 +486,10 @@ class Warehouse:
             raise
         views.check(statement, self._allowed_sources)
         return statement
+
+    def engine_sql(self, sql: str) -> str:
+        """`sql` as DuckDB runs it: the house dialect is DuckDB's, so unchanged."""
+        return sql
 
     def validate(self, sql: str) -> list[IdentifierProblem]:
         """Unknown tables and columns in `sql`, each with the nearest real names."""
