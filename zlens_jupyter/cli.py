@@ -87,6 +87,27 @@ def _parser() -> argparse.ArgumentParser:
             help="project folder with blocks/ and semantic/ (default: the sample's, "
             "or the current folder)",
         )
+        p.add_argument(
+            "--spark",
+            metavar="MASTER",
+            default=os.environ.get("ZLENS_SPARK"),
+            help="ask Spark SQL instead of DuckDB: a master URL (local[2], spark://host:7077)",
+        )
+        p.add_argument(
+            "--spark-tables",
+            metavar="DIR",
+            default=None,
+            help="with --spark: each NAME.parquet (or NAME/ of Parquet files) is table NAME",
+        )
+        p.add_argument(
+            "--spark-warehouse",
+            metavar="DIR",
+            default=None,
+            help="with --spark: the tables of this spark.sql.warehouse.dir",
+        )
+        p.add_argument(
+            "--spark-database", metavar="NAME", default=None, help="with --spark: database"
+        )
 
     ask = sub.add_parser("ask", help="ask a question")
     ask.add_argument("question")
@@ -163,9 +184,30 @@ def _parser() -> argparse.ArgumentParser:
 def _session(args: argparse.Namespace) -> Any:
     from .session import Session
 
-    session = Session(args.db, args.project)
+    target = args.db
+    if getattr(args, "spark", None):
+        from .warehouse.spark.launch import start_spark
+
+        target = start_spark(
+            args.spark,
+            tables=args.spark_tables,
+            warehouse=args.spark_warehouse,
+            database=args.spark_database,
+        )
+        _OPENED.append(_Stopping(target))  # closed last: after the session
+    session = Session(target, args.project)
     _OPENED.append(session)
     return session
+
+
+class _Stopping:
+    """Stops a SparkSession the command line started (a notebook's own is never stopped)."""
+
+    def __init__(self, spark: Any) -> None:
+        self.spark = spark
+
+    def close(self) -> None:
+        self.spark.stop()
 
 
 # Sessions a command opened, closed when it returns: `main` may run in a process that goes

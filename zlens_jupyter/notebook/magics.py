@@ -57,7 +57,8 @@ HELP = """%zlens QUESTION                 ask (same as %zlens ask QUESTION)
 %%zlens [options]               the cell body is the question
 options: --mode auto|ask|research|sql|block|app  --deep (force research)  --max-steps N
          --budget-usd X  --deadline S  --background  --no-panel  --insert  -o VAR
-%zlens connect sample|PATH|VAR [--project DIR]   VAR: a DuckDB connection or pandas DataFrame
+%zlens connect sample|PATH|VAR [--project DIR]   VAR: a DuckDB connection, pandas DataFrame
+                                 or SparkSession (`%zlens connect spark`)
 %zlens runs | show RUN_ID | blocks | certify "Block name" [--by WHO] | config | help
 %zlens dashboard NAME            reopen a saved dashboard (dashboards/*.dql) as a live widget
 %zlens dashboard list | export NAME [--html PATH] | certify NAME [--by WHO]
@@ -476,10 +477,13 @@ def answer_display_safe(run: AgentRun) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def as_connection(name: str, value: Any) -> Any:
-    """A DuckDB connection as-is; a pandas DataFrame as a table named after its variable."""
+    """A DuckDB connection or a SparkSession as-is; a pandas DataFrame as a table named after
+    its variable."""
     import duckdb
 
-    if isinstance(value, duckdb.DuckDBPyConnection):
+    from ..warehouse.spark import is_spark_session
+
+    if isinstance(value, duckdb.DuckDBPyConnection) or is_spark_session(value):
         return value
     try:
         import pandas as pd
@@ -493,7 +497,7 @@ def as_connection(name: str, value: Any) -> Any:
         return con
     raise UserError(
         f"{name} is a {type(value).__name__}: connect to a DuckDB connection, a "
-        "pandas DataFrame, a .duckdb path or 'sample'."
+        "SparkSession, a pandas DataFrame, a .duckdb path or 'sample'."
     )
 
 

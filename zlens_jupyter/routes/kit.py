@@ -148,6 +148,8 @@ class RouteKit:
         A guardrail violation raises (the loop stops the run); everything else is recorded.
         """
         facts: dict[str, Any] = {"guarded": True, "sql": sql}
+        if self.warehouse.dialect != "duckdb":  # the statement as the engine ran it
+            facts["dialect"] = self.warehouse.dialect
         try:
             normalized = self.warehouse.guard(sql)
         except QueryError as exc:  # DuckDB cannot parse it: a fact for the gates, not a crash
@@ -178,6 +180,8 @@ class RouteKit:
             facts["error"] = str(exc)
             return None, facts
         result = preview.to_dict()
+        if "dialect" in facts:
+            facts["engine_sql"] = preview.sql
         result.pop("sql", None)
         ctx.tool_result(
             "run_sql_preview",

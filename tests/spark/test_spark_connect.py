@@ -1,0 +1,77 @@
+"""Connecting to Spark: `%zlens connect spark` in a real IPython shell with a `spark`
+variable, and the command line's Parquet folder (`--spark-tables DIR`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+from traitlets.config import Config
+
+from zlens_jupyter.errors import ConfigError
+from zlens_jupyter.warehouse.spark import SparkWarehouse, is_spark_session
+from zlens_jupyter.warehouse.spark.launch import register_parquet_folder
+
+
+@pytest.fixture
+def shop_folder(tmp_path: Path) -> Path:
+    """Two small Parquet tables, the way `--spark-tables DIR` expects them."""
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    con = duckdb.connect()
+    con.execute(
+        "COPY (SELECT * FROM (VALUES (1, 'north', 10.0), (2, 'south', 5.0), (3, 'north', 2.5))"
+        f" AS t(order_id, region, amount)) TO '{folder / 'orders.parquet'}' (FORMAT parquet)"
+    )
+    (folder / "notes.txt").write_text("not a table")
+    con.close()
+    return folder
+
+
+@pytest.fixture
+def shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
+    monkeypatch.chdir(tmp_path)
+    config = Config()
+    config.HistoryManager.hist_file = ":memory:"
+    InteractiveShell.clear_instance()
+    shell = InteractiveShell.instance(config=config)
+    shell.run_line_magic("load_ext", "zlens_jupyter")
+    yield shell
+    magics = shell.magics_manager.registry.get("ZLensMagics")
+    if magics is not None and magics.session is not None:
+        magics.session.close()
+    InteractiveShell.clear_instance()
+
+
+def test_a_parquet_folder_becomes_tables(spark: Any, shop_folder: Path) -> None:
+    session = spark.newSession()
+    assert register_parquet_folder(session, shop_folder) == ["orders"]
+    catalog = SparkWarehouse(session).catalog()
+    assert list(catalog.tables) == ["orders"]
+    assert catalog.tables["orders"].row_count == 3
+    assert catalog.tables["orders"].column("region").distinct_values == ("north", "south")
+    with pytest.raises(ConfigError, match="no such folder"):
+        register_parquet_folder(session, shop_folder.parent / "ipython")
+
+
+def test_zlens_connect_spark_in_a_notebook(
+    spark: Any, shop_folder: Path, shell: Any, tmp_path: Path
+) -> None:
+    session = spark.newSession()
+    register_parquet_folder(session, shop_folder)
+    shell.user_ns["spark"] = session
+    assert is_spark_session(session) and not is_spark_session(duckdb.connect())
+    with capture_output() as connected:
+        shell.run_line_magic("zlens", f"connect spark --project {tmp_path / 'project'}")
+    assert "connected to spark: tables orders" in connected.stdout
+    magics = shell.magics_manager.registry["ZLensMagics"]
+    assert isinstance(magics.session.warehouse, SparkWarehouse)
+    run = magics.session.ask("total amount by region")
+    assert run.trust_state.value == "grounded"
+    assert sorted(run.df.itertuples(index=False, name=None)) == [("north", 12.5), ("south", 5.0)]
