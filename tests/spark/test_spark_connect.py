@@ -3,6 +3,7 @@ variable, and the command line's Parquet folder (`--spark-tables DIR`)."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from traitlets.config import Config
 
 from zlens_jupyter.errors import ConfigError
 from zlens_jupyter.warehouse.spark import SparkWarehouse, is_spark_session
-from zlens_jupyter.warehouse.spark.launch import register_parquet_folder
+from zlens_jupyter.warehouse.spark.launch import register_parquet_folder, start_spark
 
 
 @pytest.fixture
@@ -75,3 +76,20 @@ def test_zlens_connect_spark_in_a_notebook(
     run = magics.session.ask("total amount by region")
     assert run.trust_state.value == "grounded"
     assert sorted(run.df.itertuples(index=False, name=None)) == [("north", 12.5), ("south", 5.0)]
+
+
+def test_a_warehouse_directory_layout_becomes_tables(
+    spark: Any, shop_folder: Path, tmp_path: Path
+) -> None:
+    """`--spark-warehouse DIR --spark-database shop`: DIR/shop.db/orders/ is table orders."""
+    table = tmp_path / "warehouse" / "shop.db" / "orders"
+    table.mkdir(parents=True)
+    shutil.copy(shop_folder / "orders.parquet", table / "part-00000.parquet")
+    session = start_spark("local[2]", warehouse=tmp_path / "warehouse", database="shop")
+    try:
+        assert session is spark  # getOrCreate: the running session, with the views added
+        assert "orders" in [t.name for t in session.catalog.listTables()]
+        assert session.sql("SELECT count(*) FROM orders").collect()[0][0] == 3
+    finally:
+        session.catalog.dropTempView("orders")
+        session.sparkContext.setLogLevel("FATAL")

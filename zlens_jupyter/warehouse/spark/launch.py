@@ -6,7 +6,9 @@ master URL (`local[2]`, `spark://host:7077`, `yarn`) and finds the tables in one
 - `--spark-tables DIR`: every `NAME.parquet` file or `NAME/` folder of Parquet files in DIR
   becomes a temporary view `NAME` (nothing is written anywhere);
 - `--spark-warehouse DIR` (with `--spark-database NAME`): the tables a Spark warehouse
-  directory already holds (`spark.sql.warehouse.dir`), as made by `saveAsTable`.
+  directory holds (`spark.sql.warehouse.dir`, as `saveAsTable` lays it out: `DIR/TABLE/` for
+  the default database, `DIR/NAME.db/TABLE/` for another). With a metastore that already
+  knows the database (spark-defaults.conf on a cluster), its catalog is used as it is.
 """
 
 from __future__ import annotations
@@ -43,8 +45,12 @@ def start_spark(
         builder = builder.config("spark.sql.warehouse.dir", str(Path(warehouse).resolve()))
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
-    if database:
+    if database and spark.catalog.databaseExists(database):
         spark.catalog.setCurrentDatabase(database)
+    elif tables is None and warehouse is not None:
+        # No metastore knows these tables: read them from the directory layout.
+        folder = Path(warehouse)
+        tables = folder / f"{database}.db" if database and database != "default" else folder
     if tables is not None:
         register_parquet_folder(spark, Path(tables))
     return spark
