@@ -13,6 +13,7 @@ import yaml
 from zlens_jupyter.errors import GuardrailViolation, QueryError
 from zlens_jupyter.warehouse.guard import SQLGuardViolation
 from zlens_jupyter.warehouse.spark import SparkWarehouse
+from zlens_jupyter.warehouse.spark.guard import guard_spark_plan
 
 HERE = Path(__file__).parent
 HARMLESS_ON_SPARK = ("version()", "lower(")
@@ -130,3 +131,24 @@ def test_benign_spark_sql_passes_and_runs(victim: Any, sql: str) -> None:
     warehouse = SparkWarehouse(session, written_in="spark")
     assert warehouse.guard(sql) == sql
     assert warehouse.preview(sql).row_count >= 1
+
+
+@pytest.mark.parametrize(
+    ("sql", "rule", "says"),
+    [
+        ("SET spark.sql.ansi.enabled = false", "select-only", "SetCommand"),
+        ("CACHE TABLE accounts", "select-only", "CacheTable"),
+        ("ADD JAR /tmp/evil.jar", "select-only", "AddJarsCommand"),
+        ("INSERT INTO accounts SELECT * FROM accounts", "select-only", "InsertIntoStatement"),
+        ("SELECT * FROM csv.`/etc/passwd`", "file-access", "csv"),
+        ("SELECT 1 WHERE 1 IN (SELECT reflect('a', 'b'))", "forbidden-function", "reflect"),
+        ("SELECT TRANSFORM(id) USING 'cat' AS (x) FROM accounts", "select-only", "Script"),
+    ],
+)
+def test_sparks_own_parser_refuses_on_its_own(victim: Any, sql: str, rule: str, says: str) -> None:
+    """The second, independent reading: Spark's parser and plan, without sqlglot."""
+    session, _ = victim
+    with pytest.raises(SQLGuardViolation) as refused:
+        guard_spark_plan(session, sql)
+    assert refused.value.rule == rule
+    assert says in str(refused.value)

@@ -215,19 +215,21 @@ def _function_name(node: exp.Expr) -> str:
     return ""
 
 
-def guard_spark_plan(jvm_session: Any, sql: str) -> None:
+def guard_spark_plan(spark: Any, sql: str) -> None:
     """Spark's own reading of `sql`: parse (no analysis, no job) and inspect the plan.
 
-    `jvm_session` is `spark._jsparkSession`. Raises QueryError when Spark cannot parse the
-    text, SQLGuardViolation when the plan is a command or holds a denied node.
+    Raises QueryError when Spark cannot parse the text, SQLGuardViolation when the plan is a
+    command (`logical.Command`) or holds a denied node anywhere, subqueries included.
     """
-    parser = jvm_session.sessionState().sqlParser()
+    parser = spark._jsparkSession.sessionState().sqlParser()
     try:
         plan = parser.parsePlan(sql)
     except Exception as error:  # py4j carries Spark's ParseException
         raise QueryError(_spark_message(error)) from None
-    command = _command_class(jvm_session)
-    if command is not None and command.isInstance(plan):
+    command = spark._jvm.java.lang.Class.forName(
+        "org.apache.spark.sql.catalyst.plans.logical.Command"
+    )
+    if command.isInstance(plan):
         name = plan.getClass().getSimpleName()
         raise SQLGuardViolation("select-only", f"Spark reads this as a command ({name})")
     nodes = list(_plan_nodes(json.loads(plan.toJSON())))
@@ -236,15 +238,6 @@ def guard_spark_plan(jvm_session: Any, sql: str) -> None:
         raise SQLGuardViolation("select-only", f"Spark reads this as {root}, not a query")
     for node in nodes:
         _check_plan_node(node)
-
-
-def _command_class(jvm_session: Any) -> Any:
-    try:
-        loader = jvm_session.getClass().getClassLoader()
-        forname = jvm_session.getClass().forName
-        return forname("org.apache.spark.sql.catalyst.plans.logical.Command", True, loader)
-    except Exception:
-        return None
 
 
 def _plan_nodes(value: Any) -> Iterator[dict[str, Any]]:

@@ -225,9 +225,9 @@ class SparkWarehouse:
         except QueryError:
             # sqlglot cannot read it: Spark's parser says whether it is a command (a
             # violation, never retried) or not SQL at all; either way it never runs.
-            guard_spark_plan(self.spark._jsparkSession, engine_text)
+            guard_spark_plan(self.spark, engine_text)
             raise
-        guard_spark_plan(self.spark._jsparkSession, statement)
+        guard_spark_plan(self.spark, statement)
         return sql.strip().rstrip(";").strip()
 
     def validate(self, sql: str) -> list[IdentifierProblem]:
