@@ -138,7 +138,7 @@ def adjective_base(word: str) -> str | None:
     """The plain adjective of a comparative or superlative ("warmer" -> warm, "heaviest" ->
     heavy, "older" -> old), or None when the word is neither.
 
-    >>> adjective_base("warmer"), adjective_base("heaviest"), adjective_base("number")
+    >>> adjective_base("warmer"), adjective_base("heaviest"), adjective_base("water")
     ('warm', 'heavy', None)
     """
     w = word.lower()

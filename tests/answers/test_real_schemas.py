@@ -140,14 +140,14 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         "fleet": """
             CREATE TABLE vessels (name VARCHAR, masts BIGINT, length_m DOUBLE,
                                   speed_kn DOUBLE, home_port VARCHAR, year BIGINT,
-                                  rig VARCHAR);
+                                  rig VARCHAR, wrecked VARCHAR);
             INSERT INTO vessels VALUES
-              ('Cutty Sark', 3, 85.4, 17.5, 'London', 1869, 'FullRigged'),
-              ('Thermopylae', 3, 64.8, 16.0, 'Aberdeen', 1868, 'FullRigged'),
-              ('Sea Witch', 3, 58.0, 18.0, 'New York', 1846, 'FullRigged'),
-              ('Pamir', 4, 114.5, 16.0, 'Hamburg', 1905, 'Barque'),
-              ('Bounty', 3, 27.7, 8.0, 'London', 1784, 'FullRigged'),
-              ('Spray', 1, 11.2, 7.5, 'Boston', 1892, 'Sloop');
+              ('Cutty Sark', 3, 85.4, 17.5, 'London', 1869, 'FullRigged', 'no'),
+              ('Thermopylae', 3, 64.8, 16.0, 'Aberdeen', 1868, 'FullRigged', 'yes'),
+              ('Sea Witch', 3, 58.0, 18.0, 'New York', 1846, 'FullRigged', 'yes'),
+              ('Pamir', 4, 114.5, 16.0, 'Hamburg', 1905, 'Barque', 'yes'),
+              ('Bounty', 3, 27.7, 8.0, 'London', 1784, 'FullRigged', 'yes'),
+              ('Spray', 1, 11.2, 7.5, 'Boston', 1892, 'Sloop', 'no');
         """,
         "sensors": """
             CREATE TABLE readings (name VARCHAR, taken_at TIMESTAMP, Wind DOUBLE, temp DOUBLE,
@@ -241,6 +241,23 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Average sales for each month of the year",
             "SELECT month, ROUND(AVG(sales), 2) FROM city_sales GROUP BY 1",
         ),
+        # a yes/no column named as a verb is a condition on the rows counted
+        (
+            "fleet",
+            "How many London ships were wrecked?",
+            "SELECT COUNT(*) FROM vessels WHERE home_port = 'London' AND wrecked = 'yes'",
+        ),
+        (
+            "fleet",
+            "What percentage of ships were wrecked?",
+            "SELECT ROUND(100.0 * COUNT(*) FILTER (wrecked = 'yes') / COUNT(*), 2) FROM vessels",
+        ),
+        # "what is the longest ship" names the ship
+        (
+            "fleet",
+            "What is the longest ship?",
+            "SELECT name, MAX(length_m) FROM vessels GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
         # a value stored as CamelCase, asked in words
         (
             "fleet",
@@ -256,7 +273,8 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         (
             "fleet",
             "Compare the average length in 1868 and 1869",
-            "SELECT year, ROUND(AVG(length_m), 2) FROM vessels WHERE year IN (1868, 1869) GROUP BY 1",
+            "SELECT year, ROUND(AVG(length_m), 2) FROM vessels "
+            "WHERE year IN (1868, 1869) GROUP BY 1",
         ),
         # ranking groups by a figure that is usually added up: added up, and said
         (
@@ -280,6 +298,10 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
         ("fleet", "How long is the Cutty Sark?", "the length_m of the row named Cutty Sark"),
         ("sensors", "How many sensors are there?", "readings counted by distinct name"),
         ("monthly", "Which city had the most sales?", "sales added up"),
+        # one table: rows, or distinct values? Counted as values, and said
+        ("fleet", "How many home ports are there?", "counted the distinct values of home_port"),
+        # a comparison nothing can meet: the column's range is said (another unit?)
+        ("fleet", "How many ships are longer than 5000?", "length_m ranges from 11.20 to 114.50"),
     ],
 )
 def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(

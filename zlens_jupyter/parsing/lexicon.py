@@ -119,6 +119,12 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
     for table in catalog.tables.values():
         t_words = identifier_words(table.name)
         lex.add(t_words, Target("table", table.name))
+        plain = tuple(w.rstrip("0123456789") for w in t_words)
+        if plain != t_words and all(plain):
+            lex.add(plain, Target("table", table.name))  # "cars" for Cars93
+        if len(t_words) > 1:
+            # "the Titanic" for TitanicSurvival: a weak name, any exact one wins
+            lex.add(plain[:1], Target("table", table.name), synonym=True)
         singular = tuple(stem(w) for w in t_words)
         for col in table.columns:
             base, unit = split_unit(col.name)
@@ -145,6 +151,8 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                         lex.add(said, target, synonym=True)
             # "airline name", "plane model": the table's name qualifies its column.
             lex.add(singular + words, target, loose=False)  # "cut diamonds" is not `cut`
+            if plain != t_words:  # "car model" on Cars93
+                lex.add(tuple(stem(w) for w in plain) + words, target, loose=False)
             if words[: len(singular)] == singular and len(words) > len(singular):
                 lex.add(words[len(singular) :], target)  # customer_name -> "name" on customers
     if semantic is not None:

@@ -265,7 +265,7 @@ def _parse(
         spans = sorted([*spans, Span(at, end, (Target("table", table),))], key=lambda s: s.start)
         p.taken.update(range(at, end))
         said = " ".join(stem(t) for t in tokens[at:end])
-        if said == " ".join(tokens[at:end]):  # "people": no singular to say
+        if tokens[end - 1] in ("people", "staff", "personnel", "folk"):  # no singular to say
             said = f"of the {said}"
         spec.notes.append(f"each row of {table} counted as one {said}")
         unresolved = [t for i, t in enumerate(tokens) if i not in p.taken and t in unresolved]
@@ -290,7 +290,7 @@ def _parse(
                     s.start <= 2
                     or (
                         s.start == after_superlative
-                        and tokens[0] in ("which", "who")
+                        and tokens[0] in ("which", "who", "what")
                         and any(t.kind == "table" for t in s.targets)
                     )
                 )
@@ -312,6 +312,8 @@ def _parse(
     # not a second measure, even when a column happens to share its name.
     used |= {s for c in comparisons if (s := _unit_span(spans, c)) is not None}
     measure_spans = [s for s in spans if s not in used]
+    yes_filters = _yes_no_filters(p, measure_spans, aggs)
+    measure_spans = [s for s in measure_spans if s not in yes_filters]
     if len(measure_spans) > 1:
         # "average ozone on days warmer than 80": `Day` says what the rows are, it is not
         # a second measure beside the one named.
@@ -440,6 +442,7 @@ def _parse(
     chosen = _choose_value_filters(value_filters, spec.fact_table)
     if isinstance(chosen, ParseResult):
         return chosen
+    chosen += list(yes_filters.values())
     labelled = [f.value for f in chosen if f.op == "=" and f.column.lower() in _LABELS]
     if entity is not None and labelled and any(m.agg == "count" for m in spec.measures):
         # "how many movies did Yoda appear in": Yoda is one row; what is counted is not here.
@@ -652,6 +655,14 @@ def _measures(
                 implicit.append(len(measures))  # "average air time of flights": not a count
             measures.append(Measure("count", table.table, None, alias=f"{stem(table.table)}_count"))
         elif agg in ("count", "count_distinct") and column is not None:
+            values_of = column.column or ""
+            if agg == "count" and _words_between(p.tokens, aggs, span):
+                # "how many women survived": what is counted is not this column's values
+                return _clarify(
+                    f"How many of what? '{column.column}' is not what is counted here: "
+                    "name what to count.",
+                    [],
+                )
             kind = (
                 "count_distinct"
                 if agg == "count_distinct"
@@ -669,6 +680,11 @@ def _measures(
                     else f"{column.column}_count",
                 )
             )
+            one_table = len(p.catalog.tables) == 1
+            if kind == "count_distinct" and agg == "count" and one_table and not is_key(values_of):
+                # "how many counties" over one table: its rows, or its distinct county
+                # names (names repeat across states)? Counted as names, and said.
+                p.notes.append(f"counted the distinct values of {column.column}")
         elif agg in ("sum", "avg", "median", "min", "max") and column is not None:
             measures.append(Measure(agg, column.table, column, alias=f"{agg}_{column.column}"))
         elif (
@@ -896,8 +912,11 @@ def _adjective_spans(
     found: list[Span] = []
     for comparison in comparisons:
         at = comparison.op_start - 1
-        if at >= 0 and at not in taken:
-            found += _named_by_adjective(tokens, at, lex)
+        named = _named_by_adjective(tokens, at, lex) if at >= 0 and at not in taken else []
+        found += named
+        if not named and tokens[comparison.op_start] not in ("more", "less", "fewer", "greater"):
+            # "longer than 5000": the operator's own adjective names the length
+            found += _named_by_adjective(tokens, comparison.op_start, lex)
     for at in range(1, len(tokens)):
         if tokens[at - 1] == "how" and tokens[at] in _HOW_WORDS and at not in taken:
             # "how tall is Luke" names the height; "how long does the cow sleep" only asks
@@ -975,7 +994,7 @@ def _row_entity(
     if len(catalog.tables) != 1 or not unresolved:
         return None
     info = next(iter(catalog.tables.values()))
-    ranked_at = superlative_at if tokens[:1] in (["which"], ["who"]) else None
+    ranked_at = superlative_at if tokens[:1] in (["which"], ["who"], ["what"]) else None
     found = None
     for start in _entity_positions(tokens, ranked_at):
         end = start
@@ -1030,6 +1049,8 @@ def _has_dates(catalog: Catalog) -> bool:
 
 _SHARE_WORDS = frozenset({"percentage", "percent", "share", "proportion", "fraction"})
 _LABELS = ("name", "title", "label")
+# What names a row when rows are ranked ("which car is the heaviest" by its model).
+_ROW_LABELS = (*_LABELS, "model", "make")
 _CALENDAR_WORDS = frozenset({"year", "quarter", "month", "week", "day", "hour", "minute", "date"})
 _FINE_TIME = ("day", "hour", "minute", "date", "time", "timestamp", "datetime")
 
@@ -1067,9 +1088,7 @@ def _grouping(p: _Parse, span: Span, fact_table: str) -> GroupBy | None:
     if table is not None:
         info = p.catalog.table(table.table)
         if info is not None:
-            label = next(
-                (c for c in info.columns if c.name.lower() in ("name", "title", "label")), None
-            )
+            label = next((c for c in info.columns if c.name.lower() in _ROW_LABELS), None)
             key = label or next((c for c in info.columns if is_key(c.name)), None)
             if key is not None:
                 return GroupBy(info.name, key.name, alias=f"{stem(info.name)}_{key.name}")
@@ -1118,6 +1137,9 @@ def _compared_span(spans: list[Span], comparison: Comparison) -> Span | None:
     """The column a comparison applies to: a numeric column just before the operator ("seats
     above 300", "a delay of more than 60"), else one right after the number ("more than 300
     seats"), else whatever phrase precedes the operator."""
+    inside = next((s for s in spans if s.start == comparison.op_start), None)
+    if _names_number(inside):
+        return inside  # "longer than 5000" on length_m
     before = _span_ending_at(spans, comparison.op_start)
     after = _unit_span(spans, comparison)
     if _names_number(before) or not _names_number(after):
@@ -1259,3 +1281,39 @@ def _is_missing(tokens: list[str], span: Span, taken: set[int]) -> bool:
         return False
     taken.add(at)
     return True
+
+
+def _words_between(tokens: list[str], aggs: list[tuple[int, int, str]], span: Span) -> bool:
+    """Whether a word other than an article stands between the count phrase and the span
+    ("how many women survived": `women`)."""
+    end = max((e for s, e, a in aggs if a == "count" and e <= span.start), default=span.start)
+    return any(t not in ("the", "a", "an", "all", "of") for t in tokens[end : span.start])
+
+
+_YES_NO = {"yes": "no", "y": "n", "true": "false"}  # stored pairs, the yes first
+
+
+def _yes_no_filters(
+    p: _Parse, spans: list[Span], aggs: list[tuple[int, int, str]]
+) -> dict[Span, Filter]:
+    """A column of yes/no values named as a verb or adjective is a condition, not a measure:
+    "how many women survived" counts the rows where `survived` is yes. Not when the count
+    phrase names the column itself ("how many survived values")."""
+    found: dict[Span, Filter] = {}
+    for span in spans:
+        column = next((t for t in span.targets if t.kind == "column"), None)
+        info = p.catalog.table(column.table) if column is not None else None
+        stored = info.column(column.column or "") if info is not None and column else None
+        if column is None or stored is None:
+            continue
+        values = {v.lower(): v for v in stored.distinct_values}
+        yes: str | bool | None = next(
+            (values[y] for y, n in _YES_NO.items() if set(values) == {y, n}), None
+        )
+        if yes is None and stored.type.upper() == "BOOLEAN":
+            yes = True
+        right_after = any(e == span.start and a == "count" for _, e, a in aggs)
+        if yes is not None and not right_after:
+            name = column.column or ""
+            found[span] = Filter(column.table, name, "=", yes, label=name)
+    return found

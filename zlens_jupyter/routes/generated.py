@@ -8,6 +8,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from sqlglot import exp
+
 from ..engine import Artifact, StepContext, StepOutcome
 from ..errors import QueryError, QueryTimeout
 from ..gates import lexical_hint, typo_repairs
@@ -63,6 +65,13 @@ class GeneratedAnswer:
             if covers:
                 answer += f" The data covers {covers}."
                 context += f"; {covers}"
+        if answer and result and nothing_found(result):
+            for note in self.out_of_range(intent, ctx):
+                # "cost more than $30,000" where Price is in thousands: an empty answer that
+                # only says the number was read in another unit. Said, and reviewed.
+                answer += f" Note: {note}."
+                context += f"; {note}"
+                intent["notes"] = [*intent.get("notes", []), note]
         # Words in the sentence that come from the question or the catalog, not the result:
         # the faithfulness gate checks the sentence's numbers against these too.
         facts["context_said"] = context
@@ -117,6 +126,37 @@ class GeneratedAnswer:
         if parsed.spec.time_range is not None and parsed.spec.time_range.month_only is None:
             coverage = coverage_sql(parsed.spec, self.kit.warehouse.catalog(), self.kit.semantic)
         return Draft(sql, {**parsed.spec.to_dict(), "filters_said": said}, said, coverage)
+
+    def out_of_range(self, intent: dict[str, Any], ctx: StepContext) -> list[str]:
+        """For each numeric comparison no row can meet ("more than 30,000" where the column
+        tops out at 61.9): the column's range, said."""
+        notes = []
+        for f in intent.get("filters") or []:
+            value, op = f.get("value"), f.get("op")
+            if op not in (">", ">=", "<", "<=") or not isinstance(value, int | float):
+                continue
+            column = exp.column(str(f["column"]), table=str(f["table"]))
+            sql = (
+                exp.select(exp.Min(this=column), exp.Max(this=column.copy()))
+                .from_(exp.to_table(str(f["table"])))
+                .sql(dialect="duckdb")
+            )
+            try:
+                preview = self.kit.warehouse.preview(
+                    sql, limit=1, timeout_s=min(5.0, ctx.deadline_s)
+                )
+            except (QueryError, QueryTimeout):
+                continue
+            low, high = preview.rows[0] if preview.rows else (None, None)
+            if low is None or high is None:
+                continue
+            beyond = value > high if op in (">", ">=") else value < low
+            if beyond:
+                notes.append(
+                    f"{f['column']} ranges from {fmt(low)} to {fmt(high)}, so no row is "
+                    f"{op} {fmt(value)} (is {fmt(value)} in another unit?)"
+                )
+        return notes
 
     def data_coverage(self, sql: str, ctx: StepContext) -> str | None:
         """ "2023-01-01 to 2025-12-31": the first and last day the data has, or None."""
