@@ -17,7 +17,9 @@ from zlens_jupyter.engine import (
 )
 from zlens_jupyter.labels import local_time, outcome_label
 from zlens_jupyter.notebook.answer import answer_run
-from zlens_jupyter.notebook.render import answer_display
+from zlens_jupyter.notebook.chart import vega_lite_spec
+from zlens_jupyter.notebook.chart_image import chart_svg
+from zlens_jupyter.notebook.render import answer_display, start_chart
 from zlens_jupyter.notebook.summary import failed_bundle, summary_bundle
 from zlens_jupyter.notebook.widget import RunPanel
 
@@ -53,6 +55,20 @@ def test_the_run_displays_as_one_answer_card_with_a_static_chart(grounded_run):
     # Once: one chip, one table, one set of Insert buttons.
     assert html.count('class="zlens-trust') == 1 and html.count("<table") == 1
     assert html.count('class="zlens-actions"') == 1
+
+
+def test_a_chart_started_early_is_the_picture_the_card_shows(grounded_run):
+    """`%zlens` starts drawing when the run returns; the card takes that same picture, and a
+    card shown again (or a re-run with the same result) reuses it."""
+    spec = vega_lite_spec(grounded_run.to_dict())
+    assert spec is not None
+    start_chart(grounded_run)
+    first, _ = answer_display(grounded_run)
+    again, _ = answer_display(answer_run(grounded_run))
+    assert first["image/svg+xml"] == again["image/svg+xml"] == chart_svg(spec)
+    assert first["text/html"] == again["text/html"]
+    assert first["text/html"].count('<img class="zlens-chart"') == 1
+    assert "zlens-chart-image" not in first["text/html"]  # the marker is gone
 
 
 def test_a_run_without_a_chart_has_no_image(clarification_run):

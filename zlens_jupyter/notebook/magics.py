@@ -30,6 +30,7 @@ from .answer import answer_run
 from .chart_image import SVG
 from .config import ZLens
 from .options import AskOptions, parse_ask
+from .render import start_chart
 from .views import (
     View,
     blocks_view,
@@ -175,6 +176,7 @@ class ZLensMagics(Magics):
                     self._settle_panel(panel, panel_handle, None, exc)
                 raise
             result = answer_run(result)  # displays as its answer card
+            start_chart(result)  # its picture is drawn while the panel settles
             if panel is not None:
                 panel.finish(result)
                 self._settle_panel(panel, panel_handle, result)

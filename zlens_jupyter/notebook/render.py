@@ -24,7 +24,7 @@ from ..formatting import answer_sentence
 from ..inputs import terminal_safe
 from ..labels import ROUTE_WORDS, TRUST_WORDS, outcome_label
 from .chart import VEGA_LITE, chart_choice, is_number, vega_lite_spec
-from .chart_image import SVG, chart_svg, svg_data_uri
+from .chart_image import SVG, chart_svg, draw_soon, svg_data_uri
 from .findings import findings_html, research_findings
 from .insert import dql_draft_source, encode_source, sql_cell_source
 from .numbers import kpi_html, kpi_values, table_cell
@@ -75,6 +75,14 @@ def answer_outputs(run: AgentRun | dict[str, Any]) -> list[Bundle]:
     return outputs
 
 
+def start_chart(run: AgentRun | dict[str, Any]) -> None:
+    """Start drawing the answer's static chart on a worker thread (see `chart_image`), so
+    `answer_display` finds it drawn, or nearly, once the panel has settled."""
+    spec = vega_lite_spec(run.to_dict() if isinstance(run, AgentRun) else run)
+    if spec is not None:
+        draw_soon(spec)
+
+
 def answer_display(run: AgentRun | dict[str, Any]) -> Bundle:
     """The answer as ONE output: what `%zlens` returns and `Out[n]` shows.
 
@@ -83,26 +91,33 @@ def answer_display(run: AgentRun | dict[str, Any]) -> Bundle:
     the SVG for tools that pick those (nbconvert's HTML, nbviewer, GitHub fall back to them).
     """
     data = run.to_dict() if isinstance(run, AgentRun) else run
-    bundle, metadata = answer_bundle(data, chart=False)
+    spec = vega_lite_spec(data)
+    if spec is not None:
+        draw_soon(spec)  # drawn on a worker thread while the card's HTML is built
+    # A marker where the picture goes, replaced once it is drawn (the HTML is built once).
+    marker = "<!--zlens-chart-image-->" if spec is not None else ""
+    bundle, metadata = answer_bundle(data, chart=False, image=marker)
+    svg = chart_svg(spec) if spec is not None else None
+    if spec is not None and svg is None:  # could not be drawn: the card has no Chart view
+        bundle["text/html"] = answer_html(data)
+    elif spec is not None and svg is not None:
+        image = (
+            f'<div class="zlens-chart-box" style="margin: 6px 0"><img class="zlens-chart"'
+            f' src="{svg_data_uri(svg)}" alt="{escape(chart_caption(spec))}"'
+            ' style="max-width: 100%; background: #fff; border-radius: 4px; padding: 4px">'
+            "</div>"
+        )
+        bundle["text/html"] = bundle["text/html"].replace(marker, image, 1)
     # Text from data and questions is shown, never obeyed: Jupyter renders ANSI escapes in
     # text output, so control characters read as escapes here too.
     bundle = {mime: terminal_safe(value) for mime, value in bundle.items()}
-    spec = vega_lite_spec(data)
     if spec is None:
         return bundle, metadata
     bundle[VEGA_LITE] = spec
-    svg = chart_svg(spec)
-    caption = chart_caption(spec)
     if svg is None:
-        bundle["text/plain"] += f"\n{caption}"
-        return bundle, metadata
-    bundle[SVG] = svg
-    image = (
-        f'<div class="zlens-chart-box" style="margin: 6px 0"><img class="zlens-chart"'
-        f' src="{svg_data_uri(svg)}" alt="{escape(caption)}" style="max-width: 100%;'
-        f' background: #fff; border-radius: 4px; padding: 4px"></div>'
-    )
-    bundle["text/html"] = terminal_safe(answer_html(data, chart=image))
+        bundle["text/plain"] += f"\n{chart_caption(spec)}"
+    else:
+        bundle[SVG] = svg
     return bundle, metadata
 
 
@@ -119,8 +134,9 @@ def chart_caption(spec: dict[str, Any]) -> str:
     return f"[{spec['mark']['type']} chart: {words.lower()}]"
 
 
-def answer_bundle(run: AgentRun | dict[str, Any], *, chart: bool = True) -> Bundle:
-    """The answer's mime bundle and metadata (with a Vega-Lite chart unless `chart=False`).
+def answer_bundle(run: AgentRun | dict[str, Any], *, chart: bool = True, image: str = "") -> Bundle:
+    """The answer's mime bundle and metadata (with a Vega-Lite chart unless `chart=False`;
+    `image` is the chart's static picture markup for the card's HTML).
 
     >>> data, meta = answer_bundle({"id": "run_1", "question": "How many?", "status":
     ...     "completed", "trust_state": "grounded", "answer": "There are 3.", "sql": "select 3"})
@@ -128,7 +144,10 @@ def answer_bundle(run: AgentRun | dict[str, Any], *, chart: bool = True) -> Bund
     (['text/html', 'text/plain'], 'grounded')
     """
     data = run.to_dict() if isinstance(run, AgentRun) else run
-    bundle: dict[str, Any] = {"text/plain": answer_text(data), "text/html": answer_html(data)}
+    bundle: dict[str, Any] = {
+        "text/plain": answer_text(data),
+        "text/html": answer_html(data, chart=image),
+    }
     spec = vega_lite_spec(data) if chart else None
     if spec is not None:
         bundle[VEGA_LITE] = spec
@@ -464,5 +483,6 @@ __all__ = [
     "dql_draft_source",
     "provenance_line",
     "sql_cell_source",
+    "start_chart",
     "vega_lite_spec",
 ]

@@ -231,6 +231,8 @@ def compact_run(run: AgentRun) -> dict[str, Any]:
     cell sources the panel's Insert buttons use.
     """
     data = run.to_dict()
+    # The cell sources read the whole record: taken before its bulky parts are cut.
+    insert = {"dql": dql_draft_source(data), "sql": sql_cell_source(data)}
     if data.get("result"):
         data["result"] = {k: v for k, v in data["result"].items() if k != "rows"}
     for step in data.get("steps", []):
@@ -247,7 +249,7 @@ def compact_run(run: AgentRun) -> dict[str, Any]:
         {k: a.get(k) for k in ("id", "kind", "title", "route", "step_index")}
         for a in data.get("artifacts", [])
     ]
-    data["insert"] = {"dql": dql_draft_source(run), "sql": sql_cell_source(run)}
+    data["insert"] = insert
     return data
 
 
