@@ -218,6 +218,7 @@ def find_abbreviated(
     """
     spans: list[Span] = []
     spans += _initialisms(tokens, lex, taken, ignore)
+    spans += run_together(tokens, lex, taken)
     for i, token in enumerate(tokens):
         if i in taken or token in ignore or len(token) < 4 or not token.isalpha():
             continue
@@ -269,3 +270,51 @@ def _initialisms(
                 break
         i += 1
     return spans
+
+
+_OPTIONAL = frozenset({"of", "the", "a", "an", "in", "per", "and"})
+
+
+def run_together(tokens: list[str], lex: Lexicon, taken: set[int]) -> list[Span]:
+    """ "life expectancy" for `lifeExp`, "GDP per capita" for `gdpPercap`, "Asian population"
+    for `popasian`: two to four consecutive unexplained words whose beginnings, in order (or
+    reversed, for two), spell a column's whole name. Every word but a small one ("of",
+    "per") gives at least two letters. Marks the words it uses taken; one column per phrase."""
+    columns: dict[str, list[Target]] = {}
+    for targets in lex.phrases.values():
+        for t in targets:
+            letters = "".join(c for c in (t.column or "").lower() if c.isalpha())
+            if t.kind == "column" and len(letters) >= 5 and t not in columns.get(letters, []):
+                columns.setdefault(letters, []).append(t)
+    spans: list[Span] = []
+    for size in (4, 3, 2):
+        for i in range(len(tokens) - size + 1):
+            window = list(range(i, i + size))
+            words = [tokens[j] for j in window]
+            if any(j in taken for j in window) or {words[0], words[-1]} & _OPTIONAL:
+                continue  # a small word only between two that spell
+            orders = [words, words[::-1]] if size == 2 else [words]
+            found = {
+                id(t): t
+                for letters, targets in columns.items()
+                for order in orders
+                if _spells(letters, order)
+                for t in targets
+            }
+            if len(found) == 1:
+                spans.append(Span(i, i + size, tuple(found.values())))
+                taken.update(window)
+    return spans
+
+
+def _spells(letters: str, words: list[str]) -> bool:
+    if not words:
+        return not letters
+    word, rest = words[0], words[1:]
+    if word in _OPTIONAL and _spells(letters, rest):
+        return True
+    shortest = min(2, len(word))
+    for cut in range(len(word), shortest - 1, -1):
+        if letters.startswith(word[:cut]) and _spells(letters[cut:], rest):
+            return True
+    return False

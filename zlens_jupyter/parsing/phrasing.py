@@ -142,6 +142,13 @@ def find_top_n(tokens: list[str], taken: set[int]) -> tuple[int | None, bool | N
             if isinstance(n, int) and 0 < n <= 1000:
                 taken.update({i, i + 1})
                 return n, tok in ("top", "first"), i + 2
+    for i, tok in enumerate(tokens[:-2]):
+        # "the 5 most expensive cars", "the three lightest cars": N before a superlative
+        n = to_number(tokens[i + 1])
+        ranked = any(superlative_direction(t) is not None for t in tokens[i + 2 : i + 4])
+        if tok == "the" and isinstance(n, int) and 1 < n <= 1000 and ranked and i + 1 not in taken:
+            taken.add(i + 1)
+            return n, None, None
     return None, None, None
 
 

@@ -25,6 +25,7 @@ from .lexicon import (
     is_key,
     is_numeric,
     is_temporal,
+    run_together,
 )
 from .phrasing import (
     GRAINS,
@@ -208,6 +209,8 @@ def _parse(
         ):
             p.taken.add(at)
     aggs = find_aggregates(tokens, p.taken)
+    # Before "per" is read as a grouping: "GDP per capita" may spell `gdpPercap`.
+    spelled = run_together(tokens, lexicon, p.taken)
     group_starts = find_group_markers(tokens, p.taken)
     for at, start in enumerate(group_starts):
         counted = next((a for a in aggs if a[0] == start and a[2] == "count"), None)
@@ -220,7 +223,7 @@ def _parse(
     superlative, superlative_at = find_superlative(tokens, p.taken)
     of_year = _part_of_year(tokens, p.taken, spec.time_grain)
 
-    spans = find_spans(tokens, lexicon, p.taken)
+    spans = sorted(find_spans(tokens, lexicon, p.taken) + spelled, key=lambda s: s.start)
     for span in spans:
         p.taken.update(range(span.start, span.end))
     ranked_grain = False  # "in which month was …": one month, ranked
@@ -277,10 +280,14 @@ def _parse(
     group_spans = [s for s in spans if _follows(s, group_starts, tokens)]
     if after_top is not None:
         group_spans += [s for s in spans if s.start == after_top and s not in group_spans]
+    asked_what = tokens[:2] in (["what", "is"], ["what", "are"], ["what", "were"])
     if tokens[:1] in (["which"], ["who"]) or (
-        tokens[:2] in (["what", "is"], ["what", "are"]) and superlative is not None
+        (asked_what or tokens[0] in _SHOW_WORDS) and superlative is not None
     ):
         after_superlative = superlative_at + 1 if superlative_at is not None else -1
+        adjective = next((s for s in spans if s.start == after_superlative), None)
+        if adjective is not None and _names_number(adjective):
+            after_superlative = adjective.end  # "the most expensive cars": the cars
         # "which animal is the heaviest", "who is the oldest baker": the thing ranked.
         first = next(
             (
@@ -290,8 +297,11 @@ def _parse(
                     s.start <= 2
                     or (
                         s.start == after_superlative
-                        and tokens[0] in ("which", "who", "what")
-                        and any(t.kind == "table" for t in s.targets)
+                        and (tokens[0] in ("which", "who", "what") or tokens[0] in _SHOW_WORDS)
+                        and any(
+                            t.kind == "table" or (t.kind == "column" and not is_numeric(t.type))
+                            for t in s.targets
+                        )
                     )
                 )
                 and s.start not in p.adjectives
@@ -459,6 +469,9 @@ def _parse(
             spec.group_by.append(GroupBy(f.table, f.column, alias=f.column))
     if ranked_grain and superlative is not None:
         limit = limit or 1
+    if limit is not None and limit > 1 and not spec.group_by and not spec.listing:
+        # "the 5 most populous countries" must list five of something, never one number
+        return _clarify(f"The top {limit} of what? Name what to rank, e.g. a name column.", [])
     if tokens[:1] == ["who"] and not spec.group_by and not spec.listing:
         # "who is the oldest baker" answered with only the age would not say who.
         return _clarify("Who, by which name? Name the column that says who, e.g. a name.", [])
@@ -994,7 +1007,8 @@ def _row_entity(
     if len(catalog.tables) != 1 or not unresolved:
         return None
     info = next(iter(catalog.tables.values()))
-    ranked_at = superlative_at if tokens[:1] in (["which"], ["who"], ["what"]) else None
+    asks_which = tokens[:1] in (["which"], ["who"], ["what"]) or tokens[0] in _SHOW_WORDS
+    ranked_at = superlative_at if asks_which else None
     found = None
     for start in _entity_positions(tokens, ranked_at):
         end = start
@@ -1203,7 +1217,17 @@ def _names_with_aggregate_words(
     out = []
     for span in spans:
         agg = next((a for a in kept if a[1] == span.start), None)
-        if agg is not None and agg[1] - agg[0] == 1:
+        # Only after another word that aggregates: "the longest total sleep", "average
+        # total sleep"; "total population by state" stays a sum of `poptotal`.
+        led = (
+            agg is not None
+            and agg[0] > 0
+            and (
+                superlative_direction(tokens[agg[0] - 1]) is not None
+                or any(a[1] == agg[0] for a in kept)
+            )
+        )
+        if agg is not None and agg[1] - agg[0] == 1 and led:
             joined = [t for t in lex.lookup(tokens[agg[0] : span.end]) if t.kind == "column"]
             if joined:
                 kept.remove(agg)
