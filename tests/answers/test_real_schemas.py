@@ -151,13 +151,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         """,
         "sensors": """
             CREATE TABLE readings (name VARCHAR, taken_at TIMESTAMP, Wind DOUBLE, temp DOUBLE,
-                                   rainfall_total DOUBLE);
+                                   rainfall_total DOUBLE, relhum DOUBLE);
             INSERT INTO readings VALUES
-              ('north', '2024-01-01 00:00', 12.0, 3.5, 1.0),
-              ('north', '2024-01-01 06:00', 14.0, 4.0, 0.0),
-              ('south', '2024-01-01 00:00', 5.0, 9.0, 2.5),
-              ('south', '2024-01-01 06:00', 7.0, 9.5, 0.5),
-              ('east', '2024-01-01 00:00', 9.0, 6.0, 4.0);
+              ('north', '2024-01-01 00:00', 12.0, 3.5, 1.0, 80.0),
+              ('north', '2024-01-01 06:00', 14.0, 4.0, 0.0, 75.0),
+              ('south', '2024-01-01 00:00', 5.0, 9.0, 2.5, 60.0),
+              ('south', '2024-01-01 06:00', 7.0, 9.5, 0.5, 65.0),
+              ('east', '2024-01-01 00:00', 9.0, 6.0, 4.0, 70.0);
         """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
@@ -240,6 +240,24 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "monthly",
             "Average sales for each month of the year",
             "SELECT month, ROUND(AVG(sales), 2) FROM city_sales GROUP BY 1",
+        ),
+        # a name run together from the beginnings of words: relhum
+        (
+            "sensors",
+            "What is the average relative humidity?",
+            "SELECT ROUND(AVG(relhum), 2) FROM readings",
+        ),
+        # a number and a singular noun before what is counted: "three-mast ships"
+        (
+            "fleet",
+            "How many three-mast ships are there?",
+            "SELECT COUNT(*) FROM vessels WHERE masts = 3",
+        ),
+        # "which number of X": X is what is ranked
+        (
+            "fleet",
+            "Which number of masts has the highest average speed?",
+            "SELECT masts, AVG(speed_kn) FROM vessels GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
         ),
         # a yes/no column named as a verb is a condition on the rows counted
         (

@@ -217,6 +217,9 @@ def find_comparisons(tokens: list[str], taken: set[int]) -> list[Comparison]:
             ):
                 value = to_number(tokens[end])
                 if value is not None:
+                    scale = _SCALES.get(tokens[end + 1]) if end + 1 < len(tokens) else None
+                    if scale is not None:  # "more than 1 million people"
+                        value, end = value * scale, end + 1
                     found.append(Comparison(op, value, i, end + 1))
                     taken.update(range(i, end + 1))
                     break
@@ -225,6 +228,9 @@ def find_comparisons(tokens: list[str], taken: set[int]) -> list[Comparison]:
             if compared is not None:
                 found.append(compared)
     return found
+
+
+_SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000, "k": 1_000}
 
 
 def _adjective_comparison(tokens: list[str], i: int, taken: set[int]) -> Comparison | None:

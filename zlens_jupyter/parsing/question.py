@@ -130,6 +130,9 @@ GLUE_WORDS = STOPWORDS | {
     "came",
     "account",
     "goes",
+    "aboard",
+    "onboard",
+    "available",
 }
 _FROM_WORDS = {"from", "departing", "leaving", "out", "origin"}
 _TO_WORDS = {"to", "arriving", "into", "bound", "destination", "toward", "towards"}
@@ -212,6 +215,10 @@ def _parse(
     # Before "per" is read as a grouping: "GDP per capita" may spell `gdpPercap`.
     spelled = run_together(tokens, lexicon, p.taken)
     group_starts = find_group_markers(tokens, p.taken)
+    if tokens[:3] == ["which", "number", "of"]:
+        # "which number of gears has the highest horsepower": the gears are the grouping
+        aggs[:] = [a for a in aggs if a[0] != 1]
+        group_starts.append(3)
     for at, start in enumerate(group_starts):
         counted = next((a for a in aggs if a[0] == start and a[2] == "count"), None)
         each = start > 0 and tokens[start - 1] in ("each", "every")  # "by number of" ranks
@@ -246,7 +253,7 @@ def _parse(
         return _clarify(f"'{word}' could be {', '.join(names)}: which one?", names)
 
     spans, aggs = _names_with_aggregate_words(tokens, spans, aggs, lexicon)
-    numbered = _numbered_columns(tokens, spans, p.taken)
+    numbered = _numbered_columns(tokens, spans, p.taken, catalog)
     _absorb_head_nouns(tokens, spans, p.taken, lexicon)
     by_adjective = _adjective_spans(tokens, spans, p.taken, lexicon, comparisons, superlative_at)
     p.adjectives = {s.start for s in by_adjective}
@@ -311,6 +318,8 @@ def _parse(
         if first is not None and first not in group_spans and superlative is not None:
             group_spans.append(first)
             limit = limit or 1
+        elif tokens[:3] == ["which", "number", "of"] and superlative is not None:
+            limit = limit or 1  # one number of gears, ranked first
     # "top 5 products by revenue": what follows "by" is the ranking measure when it is one.
     if len(group_spans) > 1 or after_top is not None or superlative is not None:
         group_spans = [s for s in group_spans if not _names_measure(s, aggs)] or group_spans[:1]
@@ -330,9 +339,7 @@ def _parse(
         measure_spans = [s for s in measure_spans if not _names_calendar(s)] or measure_spans
     # "fair cut diamonds": `cut` names the value's column; the diamonds are what is counted.
     kept = {(m.table.lower(), m.column.lower()) for m, _ in value_filters}
-    p.named_rows = {
-        m.table.lower(): m.value for m, _ in value_filters if m.column.lower() in _LABELS
-    }
+    p.named_rows = {m.table.lower(): m.value for m, _ in value_filters if _names_rows(catalog, m)}
     measure_spans = [s for s in measure_spans if not _names_filtered_column(s, kept)] or (
         measure_spans
     )
@@ -444,10 +451,13 @@ def _parse(
                 Filter(target.table, target.column or "", "is null", None, label=target.label)
             )
     for span, number in numbered:  # "series 5": the column's value, not a measure
-        target = _pick(span, spec.fact_table, numeric=True)
+        target = _pick(span, spec.fact_table, numeric=True) or _pick(
+            span, spec.fact_table, numeric=False
+        )
         if target is not None:
+            value: int | str = number if is_numeric(target.type) else str(number)
             spec.filters.append(
-                Filter(target.table, target.column or "", "=", number, label=target.label)
+                Filter(target.table, target.column or "", "=", value, label=target.label)
             )
     chosen = _choose_value_filters(value_filters, spec.fact_table)
     if isinstance(chosen, ParseResult):
@@ -854,14 +864,17 @@ def _named_values(
 
 
 def _numbered_columns(
-    tokens: list[str], spans: list[Span], taken: set[int]
+    tokens: list[str], spans: list[Span], taken: set[int], catalog: Catalog
 ) -> list[tuple[Span, int]]:
     """ "series 5", "category 5", "episode 3": a whole number right after a phrase naming a
     whole-number column is that column's value; so is one before it after a verb of having
     ("cars with 4 cylinders", "ships that have 3 masts")."""
     found = []
     for span in spans:
-        if not any(t.kind == "column" and is_numeric(t.type) for t in span.targets):
+        if not any(
+            t.kind == "column" and (is_numeric(t.type) or _holds_numbers(catalog, t))
+            for t in span.targets
+        ):
             continue  # "category 5" on a DOUBLE column of whole numbers too
         at = span.end
         before = span.start - 1
@@ -872,7 +885,11 @@ def _numbered_columns(
             before >= 1
             and before not in taken
             and isinstance(to_number(tokens[before]), int)
-            and tokens[before - 1] in _HAVING
+            and (
+                tokens[before - 1] in _HAVING
+                # "six-cylinder cars": a number and a singular noun before what is counted
+                or (stem(tokens[span.start]) == tokens[span.start] and span.end < len(tokens))
+            )
         ):
             found.append((span, int(to_number(tokens[before]) or 0)))
             taken.add(before)
@@ -1341,3 +1358,22 @@ def _yes_no_filters(
             name = column.column or ""
             found[span] = Filter(column.table, name, "=", yes, label=name)
     return found
+
+
+def _names_rows(catalog: Catalog, match: ValueMatch) -> bool:
+    """Whether a value names rows one by one ("Luke Skywalker", "Honda Accord"): a value of
+    a name column, or of a text column with too many values to list (a label, not a
+    category)."""
+    if match.column.lower() in _LABELS:
+        return True
+    info = catalog.table(match.table)
+    column = info.column(match.column) if info is not None else None
+    return column is not None and not is_numeric(column.type) and not column.distinct_values
+
+
+def _holds_numbers(catalog: Catalog, target: Target) -> bool:
+    """A text column whose listed values are mostly whole numbers ("4", "6", "rotary")."""
+    info = catalog.table(target.table)
+    column = info.column(target.column or "") if info is not None else None
+    values = column.distinct_values if column is not None else ()
+    return bool(values) and sum(v.isdigit() for v in values) * 2 > len(values)
