@@ -127,3 +127,35 @@ def test_certification_is_per_engine(nyc_spark: Any, nyc_duckdb: Path, tmp_path:
     again = Session(nyc_duckdb, tmp_path, persist=False)
     assert {b.name: b.status for b in again.blocks()}["Flights by carrier"] != "certified"
     again.close()
+
+
+SPARK_BLOCK = '''block "Flights by origin" {
+  domain = "operations"
+  status = "review"
+  dialect = "spark"
+  description = "Number of flights by origin airport."
+  owner = "analyst@example.com"
+  grain = "origin"
+  outputs = ["origin", "flights"]
+  query = """
+    SELECT `origin`, count(*) AS flights FROM flights GROUP BY `origin` ORDER BY flights DESC
+  """
+  tests {
+    assert row_count == 3
+  }
+}
+'''
+
+
+def test_a_block_written_in_spark_sql_runs_unchanged_and_certifies_there(
+    nyc_spark: Any, tmp_path: Path
+) -> None:
+    (tmp_path / "blocks").mkdir()
+    (tmp_path / "blocks" / "origin.dql").write_text(SPARK_BLOCK, encoding="utf-8")
+    session = Session(nyc_spark, tmp_path, persist=False)
+    session.certify("Flights by origin", by="analyst@example.com")
+    run = session.ask("How many flights by origin?")
+    failed = [(e.id, e.message) for e in run.evaluations if not e.passed]
+    assert (run.route, run.trust_state) == (Route.CERTIFIED_ANSWER, TrustState.CERTIFIED), failed
+    assert run.df.iloc[0].tolist() == ["EWR", 120835]
+    session.close()

@@ -277,11 +277,16 @@ def referenced_tables(sql: str) -> list[str]:
     from sqlglot import exp
     from sqlglot.optimizer.scope import traverse_scope
 
-    try:
-        tree = sqlglot.parse_one(sql, read="duckdb")
-        # Scopes tell a table from a CTE or subquery of the same name.
-        sources = [src for scope in traverse_scope(tree) for src in scope.sources.values()]
-    except sqlglot.errors.SqlglotError:
+    sources = None
+    for dialect in ("duckdb", "spark"):  # a block may be written in Spark SQL (backticks)
+        try:
+            tree = sqlglot.parse_one(sql, read=dialect)
+            # Scopes tell a table from a CTE or subquery of the same name.
+            sources = [src for scope in traverse_scope(tree) for src in scope.sources.values()]
+            break
+        except sqlglot.errors.SqlglotError:
+            continue
+    if sources is None:
         return []
     found: dict[str, str] = {}
     for table in sources:

@@ -93,6 +93,7 @@ def run_block(
     `passed` is True when every assertion passed (vacuously so for a block with no tests).
     """
     compiled = compile_block(block, library, params=params, metric_resolver=metric_resolver)
+    runner = reading_dialect(runner, block)
     sql = runner.guard(compiled.sql)
     bound = compiled.params or None
     preview = runner.preview(sql, params=bound, limit=limit)
@@ -104,3 +105,14 @@ def run_block(
     else:
         results = evaluate_assertions(block, preview.columns, preview.rows)
     return BlockRun(block.name, compiled, preview, results, all(r.passed for r in results))
+
+
+def reading_dialect(runner: QueryRunner, block: Block) -> QueryRunner:
+    """The runner reading the block's declared `dialect` ("spark", "duckdb"): a block runs
+    unchanged on an engine that speaks it. Without a declaration, or on a runner that reads
+    one dialect only, the runner as it is."""
+    dialect = block.get("dialect")
+    reading = getattr(runner, "reading", None)
+    if isinstance(dialect, str) and dialect and callable(reading):
+        return reading(dialect.lower())
+    return runner

@@ -48,7 +48,10 @@ def block_shape(sql: str, measure: str | None) -> BlockShape | None:
     try:
         tree = sqlglot.parse_one(sql, read="duckdb")
     except sqlglot.errors.SqlglotError:
-        return None
+        try:  # a block written in Spark SQL (`dialect = "spark"`, backticks)
+            tree = sqlglot.parse_one(sql, read="spark")
+        except sqlglot.errors.SqlglotError:
+            return None
     select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
     if select is None:
         return None

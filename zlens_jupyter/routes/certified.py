@@ -294,7 +294,13 @@ class CertifiedAnswer:
         compiled = compile_block(
             block, self.kit.library, params=match.params, metric_resolver=self._metric_sql
         )
-        result, facts = self.kit.execute(compiled.sql, ctx, params=compiled.params or None)
+        dialect = block.get("dialect")
+        result, facts = self.kit.execute(
+            compiled.sql,
+            ctx,
+            params=compiled.params or None,
+            dialect=dialect if isinstance(dialect, str) else None,
+        )
         # Lowered at load (no record, or drifted then), or drifted since: never certified.
         lowered = self.kit.library.lowered.get(block.name)
         drift = lowered or check_drift(

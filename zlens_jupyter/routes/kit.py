@@ -141,22 +141,42 @@ class RouteKit:
         return self._validated[key]
 
     def execute(
-        self, sql: str, ctx: StepContext, params: dict[str, Any] | None = None
+        self,
+        sql: str,
+        ctx: StepContext,
+        params: dict[str, Any] | None = None,
+        *,
+        dialect: str | None = None,
     ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
         """Guard, validate against the catalog, run bounded. Returns (result, facts for gates).
 
-        A guardrail violation raises (the loop stops the run); everything else is recorded.
+        `dialect` is the SQL's own when it declares one (a DQL block written for Spark): an
+        engine that reads several runs it unchanged. A guardrail violation raises (the loop
+        stops the run); everything else is recorded.
         """
+        reading = getattr(self.warehouse, "reading", None)
+        engine = reading(dialect.lower()) if dialect and callable(reading) else self.warehouse
+        if engine is not self.warehouse:
+            return RouteKit(
+                engine,
+                self.library,
+                self.semantic,
+                self.project_dir,
+                preview_limit=self.preview_limit,
+                statement_timeout_s=self.statement_timeout_s,
+            ).execute(sql, ctx, params)
         facts: dict[str, Any] = {"guarded": True, "sql": sql}
         if self.warehouse.dialect != "duckdb":  # the statement as the engine ran it
             facts["dialect"] = self.warehouse.dialect
+            facts["written_in"] = getattr(self.warehouse, "source_dialect", "duckdb")
         try:
             normalized = self.warehouse.guard(sql)
         except QueryError as exc:  # DuckDB cannot parse it: a fact for the gates, not a crash
             facts["error"] = str(exc)
             return None, facts
         problems = self._validate(normalized)
-        facts["grounding"] = dict(grounding_of(normalized))
+        written_in = getattr(self.warehouse, "source_dialect", "duckdb")
+        facts["grounding"] = dict(grounding_of(normalized, written_in))
         if problems:
             facts["validation_problems"] = [
                 {"kind": p.kind, "name": p.name, "nearest": p.nearest, "message": p.message}
@@ -198,9 +218,9 @@ def read_frame_once(question: str) -> QuestionFrame:
 
 
 @functools.lru_cache(maxsize=256)
-def grounding_of(sql: str) -> dict[str, list[str]]:
+def grounding_of(sql: str, dialect: str = "duckdb") -> dict[str, list[str]]:
     """The tables and columns a statement touches (what "grounded in the catalog" refers to)."""
-    tree = sqlglot.parse_one(sql, dialect="duckdb")
+    tree = sqlglot.parse_one(sql, dialect=dialect)
     ctes = {c.alias_or_name for c in tree.find_all(exp.CTE)}
     tables = sorted({t.name for t in tree.find_all(exp.Table) if t.name not in ctes})
     columns = sorted({c.sql(dialect="duckdb") for c in tree.find_all(exp.Column)})

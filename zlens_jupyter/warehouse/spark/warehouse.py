@@ -9,6 +9,7 @@ and by Spark's own parser, and run as `spark.sql(...).limit(n+1).collect()` in a
 
 from __future__ import annotations
 
+import copy
 import functools
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -79,7 +80,7 @@ class SparkWarehouse:
                 "build one with SparkSession.builder.getOrCreate()"
             )
         self.spark = spark
-        self.written_in = written_in
+        self.source_dialect = written_in
         self._lock = threading.RLock()
         self._snapshot: _Snapshot | None = None
         self._pins = 0
@@ -87,6 +88,15 @@ class SparkWarehouse:
         self._index_key: tuple[Any, ...] | None = None
         self._index: SchemaIndex | None = None
         self._closed = False
+
+    def reading(self, dialect: str) -> SparkWarehouse:
+        """This warehouse taking SQL written in `dialect` (a DQL block's `dialect = "spark"`
+        runs unchanged); catalog and state are shared."""
+        if dialect == self.source_dialect:
+            return self
+        twin = copy.copy(self)
+        twin.source_dialect = dialect
+        return twin
 
     def close(self) -> None:
         """Forget the catalog; the SparkSession stays the caller's (never stopped here)."""
@@ -212,7 +222,7 @@ class SparkWarehouse:
 
     def engine_sql(self, sql: str) -> str:
         """`sql` in Spark SQL (transpiled by sqlglot when written in the house dialect)."""
-        return _transpile(sql, self.written_in)
+        return _transpile(sql, self.source_dialect)
 
     def guard(self, sql: str) -> str:
         """`sql` (as written) if its Spark form is one read-only query, else raise.
@@ -232,7 +242,7 @@ class SparkWarehouse:
 
     def validate(self, sql: str) -> list[IdentifierProblem]:
         """Unknown tables and columns in `sql`, each with the nearest real names."""
-        house = sql if self.written_in == HOUSE_DIALECT else _to_house(sql, self.written_in)
+        house = sql if self.source_dialect == HOUSE_DIALECT else _to_house(sql, self.source_dialect)
         return validate_identifiers(house, self.catalog())
 
     def preview(
