@@ -56,9 +56,12 @@ class _Snapshot:
 
 
 def is_spark_session(value: Any) -> bool:
-    """Whether `value` is a (classic) PySpark SparkSession, without importing pyspark."""
+    """Whether `value` is a classic PySpark SparkSession, without importing pyspark. A Spark
+    Connect session (`sc://`) is not: it has no JVM, so Spark's parser cannot check SQL."""
     return any(
-        cls.__name__ == "SparkSession" and cls.__module__.startswith("pyspark.")
+        cls.__name__ == "SparkSession"
+        and cls.__module__.startswith("pyspark.")
+        and not cls.__module__.startswith("pyspark.sql.connect")
         for cls in type(value).__mro__
     )
 
