@@ -406,6 +406,12 @@ def _parse(
             return _clarify(f"I found no date column on {spec.fact_table} for those periods.", [])
         if spec.time_grain is None and all(g.column != period.column for g in spec.group_by):
             spec.group_by.append(period)
+    implicit = "trend" in tokens or any(
+        tokens[i : i + 2] == ["over", "time"] for i in range(len(tokens))
+    )
+    parts = _calendar_columns(catalog, spec.fact_table) if spec.fact_table else {}
+    if spec.time_grain == "month" and implicit and "year" in parts and "month" not in parts:
+        spec.time_grain = "year"  # "over time" on a table kept by year: by year
     if spec.time_grain in ("month", "week", "day") and not spec.listing:
         split = _calendar_columns(catalog, spec.fact_table)
         part = split.get(spec.time_grain)
@@ -759,6 +765,7 @@ def _measures(
             agg is None
             and ((superlative is not None and ranks_groups) or time_grain is not None)
             and span.start not in p.adjectives  # "the coldest month": an average? a low?
+            and (column is None or column.table.lower() not in p.named_rows)
             and column is not None
             and is_numeric(column.type)
             and not is_key(column.column or "")
@@ -774,6 +781,7 @@ def _measures(
             and column is not None
             and column.table.lower() in p.named_rows
             and is_numeric(column.type)
+            and not is_key(column.column or "")
         ):
             # "how tall is Luke Skywalker": one named row's own value.
             measures.append(Measure("max", column.table, column, alias=column.column or "value"))
