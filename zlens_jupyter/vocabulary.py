@@ -13,7 +13,8 @@ import yaml
 @cache
 def _data() -> dict[str, object]:
     text = (resources.files("zlens_jupyter") / "vocabulary.yml").read_text(encoding="utf-8")
-    data = yaml.safe_load(text)
+    # libyaml's loader when built in (10x faster than the pure-Python one; same data)
+    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     assert isinstance(data, dict)
     return data
 

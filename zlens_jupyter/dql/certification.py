@@ -239,7 +239,9 @@ def refresh_certification(
 
 # Memoized: a certified answer hashes the same block SQL on every ask (the drift check) and
 # again in the renderer; sqlglot's parse + regenerate costs milliseconds each time. Pure in
-# `sql`, so a stale entry is impossible; bounded, so memory is too.
+# `sql`, so a stale entry is impossible; bounded, so memory is too. Kept on disk as well
+# (see `disk_memo`): each `zlens ask` process checks every certified block for drift, and
+# importing sqlglot alone costs ~0.2 s.
 @functools.lru_cache(maxsize=1024)
 def normalized_sql(sql: str) -> str:
     """SQL regenerated canonically: comments, whitespace and keyword/identifier case removed.
@@ -247,6 +249,28 @@ def normalized_sql(sql: str) -> str:
     >>> normalized_sql("select  A from T -- note") == normalized_sql("SELECT a\\nFROM t")
     True
     """
+    from zlens_jupyter import disk_memo
+
+    code, key = _normalizer_key(), disk_memo.input_key(sql)
+    found = disk_memo.recall("normalized-sql", code, key)
+    if found is None:
+        found = _normalized_sql(sql)
+        disk_memo.remember("normalized-sql", code, key, found)
+    return found
+
+
+@functools.cache
+def _normalizer_key() -> str:
+    """The code a normalized form depends on: this file and the sqlglot installed."""
+    import importlib.util
+
+    from zlens_jupyter import disk_memo
+
+    spec = importlib.util.find_spec("sqlglot")
+    return disk_memo.code_key(files=(__file__, spec.origin if spec else None))
+
+
+def _normalized_sql(sql: str) -> str:
     import sqlglot  # on first use: `%load_ext` and block listing never need it
     from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
 

@@ -45,13 +45,15 @@ import os
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import sqlglot
-from sqlglot import exp
 
+from zlens_jupyter import disk_memo
 from zlens_jupyter.errors import GuardrailViolation, QueryError
+
+if TYPE_CHECKING:
+    from sqlglot import exp
 
 SAFE_TABLE_FUNCTIONS = frozenset(
     {
@@ -210,45 +212,38 @@ _SAFE_TABLE_REFS = frozenset(
 )
 PATH_MARKS = ("/", "\\", ":", "*", "?", "~", ".")
 
-_WRITE_NODES: tuple[type[exp.Expression], ...] = tuple(
-    getattr(exp, name)
-    for name in ("DML", "Insert", "Update", "Delete", "Merge", "Into")
-    if hasattr(exp, name)
-)
-_NOT_A_QUERY_NODES: tuple[type[exp.Expression], ...] = tuple(
-    getattr(exp, name)
-    for name in (
-        "DDL",
-        "Create",
-        "Drop",
-        "Alter",
-        "TruncateTable",
-        "Copy",
-        "Command",
-        "Pragma",
-        "Set",
-        "Use",
-        "Transaction",
-        "Commit",
-        "Rollback",
-        "Attach",
-        "Detach",
-        "Install",
-        "Export",
-        "LoadData",
-        "Analyze",
-        "Kill",
-        "Grant",
-        "Revoke",
-        "Refresh",
-        "Cache",
-        "Uncache",
-        "Describe",
-        "Show",
-        "Summarize",
-        "Pivot",
-    )
-    if hasattr(exp, name)
+# sqlglot node types, by name (sqlglot is imported on the first check, see `_sqlglot`).
+_WRITE_NODE_NAMES = ("DML", "Insert", "Update", "Delete", "Merge", "Into")
+_NOT_A_QUERY_NODE_NAMES = (
+    "DDL",
+    "Create",
+    "Drop",
+    "Alter",
+    "TruncateTable",
+    "Copy",
+    "Command",
+    "Pragma",
+    "Set",
+    "Use",
+    "Transaction",
+    "Commit",
+    "Rollback",
+    "Attach",
+    "Detach",
+    "Install",
+    "Export",
+    "LoadData",
+    "Analyze",
+    "Kill",
+    "Grant",
+    "Revoke",
+    "Refresh",
+    "Cache",
+    "Uncache",
+    "Describe",
+    "Show",
+    "Summarize",
+    "Pivot",
 )
 
 
@@ -288,6 +283,15 @@ def _guard_cached(
     # The guard is a pure function of its text, and one run checks the same statement several
     # times (before running it, inside preview, in the gate); only verdicts that pass are
     # cached (lru_cache does not keep exceptions), so a violation is re-examined every time.
+    # Passing verdicts are kept on disk too (`disk_memo`, keyed by this file, the DuckDB and
+    # the sqlglot installed): every `zlens ask` process guards the same certified SQL, and
+    # the check needs DuckDB's function list and sqlglot (~0.3 s to load between them).
+    # Sources are judged as paths from here and folders by what is on disk now: both keyed.
+    where = [os.getcwd(), [os.path.isdir(s) for s in allowed_sources]] if allowed_sources else []
+    key = disk_memo.input_key(sql, allowed_sources, allowed_types, where)
+    known = disk_memo.recall("guard", _verdict_code(), key)
+    if known is not None:
+        return known
     sources = SourcePolicy(allowed_sources)
     try:
         statement = _single_select(sql)
@@ -298,7 +302,18 @@ def _guard_cached(
         raise SQLGuardViolation(
             "too-complex", "the query is nested too deeply to check; write it flatter"
         ) from None
+    disk_memo.remember("guard", _verdict_code(), key, statement)
     return statement
+
+
+@functools.cache
+def _verdict_code() -> str:
+    """What a verdict depends on besides its inputs: these rules, DuckDB (its built-in
+    functions and types, its parser) and sqlglot."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("sqlglot")
+    return disk_memo.code_key(duckdb.__version__, files=(__file__, spec.origin if spec else None))
 
 
 class SourcePolicy:
@@ -774,7 +789,21 @@ def _check_value_function(name: str, schema: str = "", catalog: str = "") -> Non
 # --- sqlglot: an independent second opinion --------------------------------------------
 
 
+@functools.cache
+def _sqlglot() -> tuple[Any, Any, Any, Any]:
+    """sqlglot, its expressions, and the write and not-a-query node types, on first use: a
+    process whose statements were all judged before (see `guard_read_only`) never imports it
+    (~0.2 s)."""
+    import sqlglot
+    from sqlglot import exp
+
+    write = tuple(getattr(exp, n) for n in _WRITE_NODE_NAMES if hasattr(exp, n))
+    not_query = tuple(getattr(exp, n) for n in _NOT_A_QUERY_NODE_NAMES if hasattr(exp, n))
+    return sqlglot, exp, write, not_query
+
+
 def _check_sqlglot_tree(statement: str, sources: SourcePolicy) -> None:
+    sqlglot, exp, write_nodes, not_query_nodes = _sqlglot()
     try:
         trees = [t for t in sqlglot.parse(statement, read="duckdb") if t is not None]
     except sqlglot.errors.SqlglotError as error:
@@ -787,11 +816,11 @@ def _check_sqlglot_tree(statement: str, sources: SourcePolicy) -> None:
     if not isinstance(root, exp.Query | exp.Values):
         raise SQLGuardViolation("select-only", f"{root.key.upper()} is not a query")
     for node in root.walk():
-        if isinstance(node, _WRITE_NODES):
+        if isinstance(node, write_nodes):
             raise SQLGuardViolation(
                 "no-writes-in-query", f"{node.key.upper()} inside the query is not allowed"
             )
-        if isinstance(node, _NOT_A_QUERY_NODES):
+        if isinstance(node, not_query_nodes):
             raise SQLGuardViolation("select-only", f"{node.key.upper()} is not allowed")
         if isinstance(node, exp.Table) and isinstance(node.this, exp.Func):
             name = _sqlglot_function_name(node.this)
@@ -809,6 +838,7 @@ def _check_sqlglot_tree(statement: str, sources: SourcePolicy) -> None:
 def _names_own_cte(table: exp.Table) -> bool:
     """Whether an unqualified table reference names one of the statement's own CTEs in scope
     where it stands (the rule of `_cte_scopes`: a CTE's body sees only earlier CTEs)."""
+    exp = _sqlglot()[1]
     if table.args.get("db") or table.args.get("catalog"):
         return False
     if not isinstance(table.this, exp.Identifier):
@@ -831,6 +861,7 @@ def _names_own_cte(table: exp.Table) -> bool:
 
 
 def _sqlglot_function_name(function: exp.Func) -> str:
+    exp = _sqlglot()[1]
     if isinstance(function, exp.Anonymous):
         return str(function.name).lower()
     return function.sql_name().lower()

@@ -9,6 +9,7 @@ also matched by its own pieces.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -135,11 +136,24 @@ class ValueIndex:
         self._by_form: dict[str, list[tuple[str, str, str]]] = {}
         # Values of columns with a handful of values: the only ones a cut-short word may name.
         self._codes: dict[str, list[tuple[str, str, str]]] = {}
-        self.extend(columns)
+        # Indexed on the first probe, not here: a process that only runs certified blocks
+        # (`zlens ask` on a certified question) never reads values, and indexing them costs
+        # tens of milliseconds (every value's dictionary forms).
+        self._pending: list[ColumnValues] = list(columns)
+        self._indexing = threading.Lock()
 
     def extend(self, columns: Iterable[ColumnValues]) -> None:
         """Add the values of more columns (tables sampled later, see Warehouse)."""
-        for column in columns:
+        self._pending.extend(columns)
+
+    def _index(self) -> None:
+        with self._indexing:  # emptied only once indexed: a second prober waits here
+            pending = self._pending[:]
+            self._add(pending)
+            del self._pending[: len(pending)]
+
+    def _add(self, pending: list[ColumnValues]) -> None:
+        for column in pending:
             for value in column.values:
                 phrase = _normalize(value)
                 if phrase and len(phrase.split()) <= MAX_PHRASE_WORDS:
@@ -157,6 +171,8 @@ class ValueIndex:
 
     def probe(self, question: str, catalog: Catalog) -> list[ValueMatch]:
         """Value matches in question order; within one phrase, by table then column."""
+        if self._pending:
+            self._index()
         tokens = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(question)]
         taken = [False] * len(tokens)
         matches: list[tuple[int, ValueMatch]] = []

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
-
-import sqlglot
-from sqlglot import exp
-from sqlglot.optimizer.scope import Scope, traverse_scope
+from typing import TYPE_CHECKING
 
 from zlens_jupyter.warehouse.guard import PATH_MARKS
 from zlens_jupyter.warehouse.models import Catalog, IdentifierProblem
+
+if TYPE_CHECKING:  # sqlglot is imported when a statement is first checked (~0.2 s)
+    from sqlglot import exp
+    from sqlglot.optimizer.scope import Scope
 
 _OTHER_SCHEMAS = frozenset({"information_schema", "pg_catalog"})
 
@@ -28,6 +29,10 @@ def validate_identifiers(sql: str, catalog: Catalog) -> list[IdentifierProblem]:
     SQL that sqlglot cannot parse yields no problems: the database's own error, which comes
     next, says more than a guess here would.
     """
+    import sqlglot
+    from sqlglot import exp
+    from sqlglot.optimizer.scope import traverse_scope
+
     try:
         tree = sqlglot.parse_one(sql, read="duckdb")
     except sqlglot.errors.SqlglotError:
@@ -68,6 +73,8 @@ def validate_identifiers(sql: str, catalog: Catalog) -> list[IdentifierProblem]:
 
 def _is_catalog_reference(table: exp.Table, cte_names: set[str]) -> bool:
     """A plain `name` / `main.name` table, not a CTE, a function, a file or another schema."""
+    from sqlglot import exp
+
     if not isinstance(table.this, exp.Identifier):
         return False
     if table.db and table.db.lower() in _OTHER_SCHEMAS:
@@ -79,6 +86,8 @@ def _is_catalog_reference(table: exp.Table, cte_names: set[str]) -> bool:
 def _check_column(
     column: exp.Column, scope: Scope, catalog: Catalog, cte_names: set[str]
 ) -> IdentifierProblem | None:
+    from sqlglot import exp
+
     if isinstance(column.this, exp.Star):
         return None
     name = column.name
@@ -123,6 +132,9 @@ def _check_column(
 
 
 def _find_source(scope: Scope, alias: str) -> exp.Table | Scope | None:
+    from sqlglot import exp
+    from sqlglot.optimizer.scope import Scope
+
     current: Scope | None = scope
     while current is not None:
         for key, source in current.sources.items():
@@ -134,6 +146,9 @@ def _find_source(scope: Scope, alias: str) -> exp.Table | Scope | None:
 
 def _source_columns(source: object, catalog: Catalog, cte_names: set[str]) -> list[str] | None:
     """Column names a FROM source provides, or None when they cannot be known."""
+    from sqlglot import exp
+    from sqlglot.optimizer.scope import Scope
+
     if isinstance(source, Scope):
         expression = source.expression
         if not isinstance(expression, exp.Query):
@@ -148,6 +163,8 @@ def _source_columns(source: object, catalog: Catalog, cte_names: set[str]) -> li
 
 
 def _select_aliases(scope: Scope) -> set[str]:
+    from sqlglot import exp
+
     expression = scope.expression
     if not isinstance(expression, exp.Select):
         return set()

@@ -6,6 +6,7 @@ to tables and columns, probe values, validate and guard SQL, and run a bounded p
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import threading
@@ -18,6 +19,7 @@ from typing import Any
 
 import duckdb
 
+from zlens_jupyter import disk_memo
 from zlens_jupyter.errors import ConfigError, QueryError
 from zlens_jupyter.warehouse.catalog import (
     PROBE_VALUE_BUDGET,
@@ -254,7 +256,8 @@ class Warehouse:
         # contents must not land in catalog data (and from there in a model's prompt).
         # A macro shadowing a built-in (`count`, `list`) would run inside the scan's own SQL:
         # then nothing is sampled at all.
-        shadowed = bool(views.functions & builtins().known)
+        # (DuckDB's own function list is read only when the database defines macros at all.)
+        shadowed = bool(views.functions) and bool(views.functions & builtins().known)
         key = (
             signature(self._database, shape.check_key, tuple(self._allowed_sources))
             if self._database is not None
@@ -492,8 +495,19 @@ class Warehouse:
         return sql
 
     def validate(self, sql: str) -> list[IdentifierProblem]:
-        """Unknown tables and columns in `sql`, each with the nearest real names."""
-        return validate_identifiers(sql, self.catalog())
+        """Unknown tables and columns in `sql`, each with the nearest real names.
+
+        A statement found clean is remembered on disk for this schema (`disk_memo`, keyed by
+        the catalog's fingerprint): every `zlens ask` process validates the same certified
+        SQL, and reading it takes sqlglot (~0.2 s to import)."""
+        catalog = self.catalog()
+        code, key = _validation_code(), disk_memo.input_key(sql, catalog.fingerprint)
+        if disk_memo.recall("validation", code, key) == "clean":
+            return []
+        problems = validate_identifiers(sql, catalog)
+        if not problems:
+            disk_memo.remember("validation", code, key, "clean")
+        return problems
 
     def preview(
         self,
@@ -600,3 +614,14 @@ def _resolve(
         ends.append((table, column.name))
     (left, left_column), (right, right_column) = ends
     return JoinKey(left.name, left_column, right.name, right_column, "declared")
+
+
+@functools.cache
+def _validation_code() -> str:
+    """The code a validation depends on: the validator and the sqlglot installed."""
+    import importlib.util
+
+    from zlens_jupyter.warehouse import validate
+
+    spec = importlib.util.find_spec("sqlglot")
+    return disk_memo.code_key(files=(validate.__file__, spec.origin if spec else None))
