@@ -10,7 +10,6 @@ passengers' names) it is kept, renamed as the `rename` field says.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,8 @@ def _public_build():
     """eval/public/build.py, loaded by path (a plain `import build` could find PyPI's `build`)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("zlens_public_build", HERE.parent / "public" / "build.py")
+    path = HERE.parent / "public" / "build.py"
+    spec = importlib.util.spec_from_file_location("zlens_public_build", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while building the class
     spec.loader.exec_module(module)
@@ -78,44 +78,15 @@ def load_table(table: Table):
     return frame
 
 
-def build_dataset(dataset: Dataset, target_dir: Path) -> Path:
-    import duckdb
-
-    target_dir.mkdir(parents=True, exist_ok=True)
-    path = target_dir / f"{dataset.name}.duckdb"
-    partial = path.with_suffix(".duckdb.partial")
-    partial.unlink(missing_ok=True)
-    con = duckdb.connect(str(partial))
-    try:
-        for table in dataset.tables:
-            frame = load_table(table)  # noqa: F841 - read by DuckDB's replacement scan
-            con.execute(f'CREATE TABLE "{table.name}" AS SELECT * FROM frame')
-        con.execute("CHECKPOINT")
-    finally:
-        con.close()
-    partial.replace(path)
-    return path
-
-
 def build_all(target_dir: str | Path = DEFAULT_TARGET) -> dict[str, Path]:
-    target = Path(target_dir)
-    return {dataset.name: build_dataset(dataset, target) for dataset in DATASETS}
+    """Build every dev dataset into `target_dir` with the public corpus's builder."""
+    return public_build.build_all(target_dir, DATASETS, load_table)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("target", nargs="?", default=str(DEFAULT_TARGET))
-    args = parser.parse_args(argv)
-    import duckdb
-
-    for name, path in build_all(args.target).items():
-        with duckdb.connect(str(path), read_only=True) as con:
-            tables = con.execute(
-                "SELECT table_name, estimated_size, column_count FROM duckdb_tables() ORDER BY 1"
-            ).fetchall()
-        summary = ", ".join(f"{t} ({rows} rows, {cols} columns)" for t, rows, cols in tables)
-        print(f"{name}: {path} — {summary}")
-    return 0
+    return public_build.main(
+        argv, default=DEFAULT_TARGET, datasets=DATASETS, load=load_table, about=__doc__
+    )
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@ HERE = Path(__file__).resolve().parent
 
 
 def main() -> int:
-    spec = importlib.util.spec_from_file_location("zlens_public_check_gold", HERE.parent / "public" / "check_gold.py")
+    path = HERE.parent / "public" / "check_gold.py"
+    spec = importlib.util.spec_from_file_location("zlens_public_check_gold", path)
     checker = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(checker)
     files = checker.case_files(HERE)

@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_TARGET = HERE / "build"
@@ -86,8 +88,10 @@ def load_table(table: Table):  # -> pandas.DataFrame
     return frame
 
 
-def build_dataset(dataset: Dataset, target_dir: Path) -> Path:
-    """Write `<target_dir>/<dataset>.duckdb` afresh (an existing file is replaced)."""
+def build_dataset(dataset: Any, target_dir: Path, load: Callable[[Any], Any] | None = None) -> Path:
+    """Write `<target_dir>/<dataset>.duckdb` afresh (an existing file is replaced). `load`
+    reads one of its tables (default: `load_table`; eval/dev passes its own)."""
+    load = load or load_table
     import duckdb
 
     target_dir.mkdir(parents=True, exist_ok=True)
@@ -97,7 +101,7 @@ def build_dataset(dataset: Dataset, target_dir: Path) -> Path:
     con = duckdb.connect(str(partial))
     try:
         for table in dataset.tables:
-            frame = load_table(table)  # noqa: F841 - read by DuckDB's replacement scan
+            frame = load(table)  # noqa: F841 - read by DuckDB's replacement scan
             con.execute(f'CREATE TABLE "{table.name}" AS SELECT * FROM frame')
         con.execute("CHECKPOINT")
     finally:
@@ -106,19 +110,30 @@ def build_dataset(dataset: Dataset, target_dir: Path) -> Path:
     return path
 
 
-def build_all(target_dir: str | Path = DEFAULT_TARGET) -> dict[str, Path]:
+def build_all(
+    target_dir: str | Path = DEFAULT_TARGET,
+    datasets: tuple[Any, ...] = DATASETS,
+    load: Callable[[Any], Any] | None = None,
+) -> dict[str, Path]:
     """Build every dataset into `target_dir`; returns {dataset name: its .duckdb path}."""
     target = Path(target_dir)
-    return {dataset.name: build_dataset(dataset, target) for dataset in DATASETS}
+    return {dataset.name: build_dataset(dataset, target, load) for dataset in datasets}
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("target", nargs="?", default=str(DEFAULT_TARGET))
+def main(
+    argv: list[str] | None = None,
+    *,
+    default: Path = DEFAULT_TARGET,
+    datasets: tuple[Any, ...] = DATASETS,
+    load: Callable[[Any], Any] | None = None,
+    about: str | None = None,
+) -> int:
+    parser = argparse.ArgumentParser(description=(about or __doc__).splitlines()[0])
+    parser.add_argument("target", nargs="?", default=str(default))
     args = parser.parse_args(argv)
     import duckdb
 
-    for name, path in build_all(args.target).items():
+    for name, path in build_all(args.target, datasets, load).items():
         with duckdb.connect(str(path), read_only=True) as con:
             tables = con.execute(
                 "SELECT table_name, estimated_size, column_count FROM duckdb_tables() ORDER BY 1"
