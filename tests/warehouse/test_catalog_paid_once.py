@@ -169,3 +169,38 @@ def test_a_wide_user_connection_is_checked_by_the_cheap_signal(
     with pytest.raises(QueryError):
         warehouse.preview("SELECT city FROM t0003")  # the stale catalog's column fails...
     assert warehouse.catalog().tables["t0003"].column("town") is not None  # ...then seen
+
+
+def test_join_keys_are_inferred_when_the_catalog_is_asked_for(shop: Path) -> None:
+    """Connecting and checking a certified block's schema infer no join keys (their
+    uniqueness checks are most of a cold connect's memory on big tables); the first catalog
+    does, and its checks join the persisted profile."""
+    with Warehouse.connect(shop) as warehouse:
+        warehouse.schema_fingerprint(["sales"])
+        [entry] = _entries()
+        assert json.loads(entry.read_text())["uniqueness"] == []
+        keys = warehouse.catalog().join_keys
+        assert ("sales", "store_id", "stores", "id") in {
+            (k.left_table, k.left_column, k.right_table, k.right_column) for k in keys
+        }
+    with Warehouse.connect(shop) as again:  # the next process: keys from the profile
+        assert again.catalog().join_keys == keys
+
+
+def test_a_big_tables_values_are_sampled_from_stretches_of_rows(tmp_path: Path) -> None:
+    """Past PROFILE_SAMPLE_ROWS rows, a table is read in stretches of rows spread over its
+    length (a view of it, which has no rowid, by a block sample): every value of a
+    low-cardinality column is found either way."""
+    from zlens_jupyter.warehouse.catalog import PROFILE_SAMPLE_ROWS
+
+    con = duckdb.connect(str(tmp_path / "big.duckdb"))
+    con.execute(
+        "CREATE TABLE events AS SELECT i AS id, ['red', 'green', 'blue'][i % 3 + 1] AS colour"
+        f" FROM range({PROFILE_SAMPLE_ROWS + 200_000}) t(i)"
+    )
+    con.execute("CREATE VIEW recent AS SELECT * FROM events")
+    rows = PROFILE_SAMPLE_ROWS + 200_000
+    for name in ("events", "recent"):
+        found = _distinct_text_values(con, name, ["colour"], rows, 30.0)
+        assert found == {"colour": ("blue", "green", "red")}, name
+    con.close()

@@ -433,8 +433,7 @@ def _distinct_text_values(
             return {}
     source = quote_identifier(table)
     if row_count > PROFILE_SAMPLE_ROWS:
-        percent = max(0.1, 100.0 * PROFILE_SAMPLE_ROWS / row_count)
-        source += f" TABLESAMPLE {percent:.3f}% (system)"
+        source = _sample_source(connection, table, row_count, timeout)
     estimates_sql = (
         "SELECT "
         + ", ".join(f"approx_count_distinct({quote_identifier(c)})" for c in columns)
@@ -465,6 +464,33 @@ def _distinct_text_values(
         if 0 < len(distinct) <= PROBE_CARDINALITY_LIMIT:
             found[column] = tuple(distinct)
     return found
+
+
+SAMPLE_WINDOWS = 10  # stretches of rows a big table's values are sampled from
+
+
+def _sample_source(
+    connection: duckdb.DuckDBPyConnection, table: str, row_count: int, timeout: float
+) -> str:
+    """A FROM clause reading about PROFILE_SAMPLE_ROWS rows of a big table.
+
+    A table is read in SAMPLE_WINDOWS stretches of consecutive rows spread over its length
+    (rowid ranges, which DuckDB's scan skips to): a handful of row groups are read, where a
+    `TABLESAMPLE ... (system)` of the same size touches a vector in nearly every row group
+    and so loads every row group's blocks (TPC-H SF3 lineitem: ~190 MiB peak against ~95,
+    five times slower). A view has no rowid: it is block-sampled."""
+    name = quote_identifier(table)
+    if (
+        fetch_best_effort(connection, f"SELECT rowid FROM {name} LIMIT 0", timeout_s=timeout)
+        is None
+    ):
+        percent = max(0.1, 100.0 * PROFILE_SAMPLE_ROWS / row_count)
+        return f"{name} TABLESAMPLE {percent:.3f}% (system)"
+    step, width = row_count // SAMPLE_WINDOWS, PROFILE_SAMPLE_ROWS // SAMPLE_WINDOWS
+    windows = " OR ".join(
+        f"(rowid >= {i * step} AND rowid < {i * step + width})" for i in range(SAMPLE_WINDOWS)
+    )
+    return f"(SELECT * FROM {name} WHERE {windows}) AS sampled"
 
 
 def _without_many_values(

@@ -77,6 +77,10 @@ class _Snapshot:
     budget: int = 0
     probe_values: list[ColumnValues] = field(default_factory=list)
     cache_key: str | None = None
+    # Join keys are inferred when the catalog is first asked for (see `Warehouse.catalog`),
+    # not at connect: their uniqueness checks are the costliest part of a cold connect's
+    # memory (TPC-H SF3: ~30 MiB of hash tables), and a certified answer needs no join.
+    joined: bool = False
     # On a wide database someone else may change: the cheap change signal read with it.
     signal: str | None = None
 
@@ -204,9 +208,23 @@ class Warehouse:
         """The catalog, rebuilt only when table/column names, types or comments changed.
 
         Each call costs one query over duckdb_columns(); row counts and sampled values are
-        recomputed only with a rebuild (so they can lag behind inserts).
+        recomputed only with a rebuild (so they can lag behind inserts). Its join keys are
+        inferred on the first call after a rebuild.
         """
-        return self._current().catalog
+        return self._joined(self._current()).catalog
+
+    def _joined(self, snapshot: _Snapshot) -> _Snapshot:
+        """`snapshot` with its join keys inferred (once), and their uniqueness checks kept
+        in the persisted profile."""
+        if snapshot.joined:
+            return snapshot
+        with self._lock:
+            if not snapshot.joined:
+                checked = len(snapshot.uniqueness)
+                self._with_join_keys(snapshot)
+                if snapshot.cache_key and len(snapshot.uniqueness) != checked:
+                    self._save(snapshot)
+        return snapshot
 
     @contextmanager
     def pinned(self) -> Iterator[Catalog]:
@@ -215,7 +233,7 @@ class Warehouse:
         On a wide database the check costs ~0.1 s (duckdb_columns() over every column), and
         one run asks for the catalog a dozen times; a run should see one schema anyway."""
         with self._lock:
-            snapshot = self._current()
+            snapshot = self._joined(self._current())
             self._pins += 1
         try:
             yield snapshot.catalog
@@ -290,9 +308,7 @@ class Warehouse:
             probe_values=list(profile.probe_values),
             cache_key=key,
         )
-        snapshot = self._with_join_keys(snapshot)
-        if key and fresh:  # with the uniqueness checks join inference just paid for
-            profile.uniqueness = dict(snapshot.uniqueness)
+        if key and fresh:  # join inference adds its uniqueness checks when it runs
             save_profile(key, profile)
         return snapshot
 
@@ -311,6 +327,7 @@ class Warehouse:
         declared = [k for pair in self._declared if (k := _resolve(snapshot.catalog, pair))]
         keys = infer_join_keys(tables, snapshot.constraints, declared, is_unique)
         snapshot.catalog = snapshot.catalog.with_join_keys(keys)
+        snapshot.joined = True
         return snapshot
 
     def declare_relationships(self, pairs: Iterable[tuple[str, str, str, str]]) -> None:
@@ -328,12 +345,13 @@ class Warehouse:
                 _resolve(snapshot.catalog, (a, b, c, d), strict=True)
                 new.append((a, b, c, d))
             self._declared.extend(p for p in new if p not in self._declared)
-            self._snapshot = self._with_join_keys(snapshot)
+            if snapshot.joined:  # else they join the inference when it runs
+                self._snapshot = self._with_join_keys(snapshot)
 
     def schema_fingerprint(self, tables: Iterable[str] | None = None) -> str:
         """sha256 of the (table, column, type) triples of `tables` (all when None), for
         noticing drift under a certified block. A missing table counts in, as missing."""
-        catalog = self.catalog()
+        catalog = self._current().catalog  # names and types only: no join keys needed
         if tables is None:
             return catalog.fingerprint
         names = list(tables)
@@ -425,16 +443,22 @@ class Warehouse:
             snapshot.probe_values.extend(found)
             snapshot.unsampled -= set(tables)
             if snapshot.cache_key:
-                save_profile(
-                    snapshot.cache_key,
-                    Profile(
-                        dict(snapshot.catalog.tables),
-                        list(snapshot.probe_values),
-                        snapshot.constraints,
-                        dict(snapshot.uniqueness),
-                        set(snapshot.unsampled),
-                    ),
-                )
+                self._save(snapshot)
+
+    @staticmethod
+    def _save(snapshot: _Snapshot) -> None:
+        """Keep what `snapshot` found in the persisted profile (the next process starts there)."""
+        assert snapshot.cache_key is not None
+        save_profile(
+            snapshot.cache_key,
+            Profile(
+                dict(snapshot.catalog.tables),
+                list(snapshot.probe_values),
+                snapshot.constraints,
+                dict(snapshot.uniqueness),
+                set(snapshot.unsampled),
+            ),
+        )
 
     # --- SQL ---------------------------------------------------------------------------
 
