@@ -30,29 +30,32 @@ from .engine import (
     CancelToken,
     Engine,
     Event,
-    Executor,
     IntentSignals,
     Mode,
     Route,
     RunRequest,
 )
+from .engine.contracts import LazyExecutors
 from .engine.intent import CERTIFIED_THRESHOLD
 from .errors import ConfigError, UserError
 from .inputs import check_budget
 from .interrupts import cancel_on_interrupt
 from .routes.app_build import AppBuild
 from .routes.certified import CertifiedAnswer, match_certified
-from .routes.conversation import Clarify, Converse
-from .routes.drafts import BlockDraft, SqlCell
-from .routes.generated import GeneratedAnswer
 from .routes.kit import RouteKit, looks_like_sql
-from .routes.research import Research
 from .semantic import load_semantic
 from .store import RunStore
 from .warehouse import Warehouse
 from .warehouse.interface import WarehouseEngine
 
 MODES = tuple(m.value for m in Mode)
+
+
+def _route(module: str, name: str) -> Any:
+    """A route executor's class, its module imported on first use."""
+    import importlib
+
+    return getattr(importlib.import_module(f".routes.{module}", __package__), name)
 
 
 class Session:
@@ -107,18 +110,24 @@ class Session:
             preview_limit=self.preview_limit,
             statement_timeout_s=self.statement_timeout_s,
         )
-        executors: dict[Route, Executor] = {
-            Route.CERTIFIED_ANSWER: CertifiedAnswer(self.kit),
-            Route.GENERATED_ANSWER: GeneratedAnswer(self.kit),
-            Route.RESEARCH: Research(self.kit),
-            Route.SQL_CELL: SqlCell(self.kit),
-            Route.DQL_BLOCK_DRAFT: BlockDraft(self.kit),
-            Route.CLARIFY: Clarify(self.kit),
-            Route.CONVERSE: Converse(self.kit),
-        }
+        # Routes other than the certified one are built when first taken: their modules
+        # import sqlglot, which a certified answer never needs (see LazyExecutors).
+        kit = self.kit
+        executors = LazyExecutors(
+            {Route.CERTIFIED_ANSWER: CertifiedAnswer(kit)},
+            {
+                Route.GENERATED_ANSWER: lambda: _route("generated", "GeneratedAnswer")(kit),
+                Route.RESEARCH: lambda: _route("research", "Research")(kit),
+                Route.SQL_CELL: lambda: _route("drafts", "SqlCell")(kit),
+                Route.DQL_BLOCK_DRAFT: lambda: _route("drafts", "BlockDraft")(kit),
+                Route.CLARIFY: lambda: _route("conversation", "Clarify")(kit),
+                Route.CONVERSE: lambda: _route("conversation", "Converse")(kit),
+            },
+        )
         # app_build's parts that no certified block fits escalate along the seed's map.
+        escalation = ESCALATION_MAP[Route.APP_BUILD]
         executors[Route.APP_BUILD] = AppBuild(
-            self.kit, escalate=executors[ESCALATION_MAP[Route.APP_BUILD]]
+            self.kit, escalate=lambda ctx: executors[escalation](ctx)
         )
         planner = None
         if self.model_config is not None:
@@ -273,10 +282,13 @@ def parse_mode(mode: str | Mode) -> Mode:
 
 
 def _connect(target: Any) -> WarehouseEngine:
-    from .warehouse.spark import SparkWarehouse, is_spark_session
+    if not isinstance(target, str | os.PathLike):
+        # (A path is never a Spark session: Spark's modules, whose guard loads sqlglot, are
+        # not imported for one.)
+        from .warehouse.spark import SparkWarehouse, is_spark_session
 
-    if is_spark_session(target):  # an existing SparkSession: its catalog, its cluster
-        return SparkWarehouse(target)
+        if is_spark_session(target):  # an existing SparkSession: its catalog, its cluster
+            return SparkWarehouse(target)
     if isinstance(target, str | os.PathLike) and str(target) != ":memory:":
         path = Path(target)
         if not path.exists():

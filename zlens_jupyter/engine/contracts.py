@@ -7,7 +7,7 @@ to it. These protocols are the only thing the engine knows about them.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -98,6 +98,54 @@ class Executor(Protocol):
     """Runs one route for one attempt. May raise; the loop classifies what it raises."""
 
     def __call__(self, ctx: StepContext) -> StepOutcome: ...
+
+
+class LazyExecutors(MutableMapping[Route, Executor]):
+    """Executors by route, each built on first use from a factory (`later`).
+
+    A process that answers from a certified block never builds the generated, research or
+    drafting routes, whose modules import sqlglot (~0.2 s and ~10 MiB). Reading an entry,
+    iterating values or copying builds what it reads; `in` and `len` build nothing. `Engine`
+    keeps such a mapping as it is rather than copying it (a copy would build everything).
+    """
+
+    def __init__(
+        self,
+        ready: Mapping[Route, Executor] | None = None,
+        later: Mapping[Route, Callable[[], Executor]] | None = None,
+    ) -> None:
+        self._ready: dict[Route, Executor] = dict(ready or {})
+        self._later: dict[Route, Callable[[], Executor]] = dict(later or {})
+        self._lock = threading.Lock()
+
+    def __getitem__(self, route: Route) -> Executor:
+        with self._lock:
+            if route not in self._ready:
+                if route not in self._later:
+                    raise KeyError(route)
+                self._ready[route] = self._later.pop(route)()
+            return self._ready[route]
+
+    def __setitem__(self, route: Route, executor: Executor) -> None:
+        with self._lock:
+            self._later.pop(route, None)
+            self._ready[route] = executor
+
+    def __delitem__(self, route: Route) -> None:
+        with self._lock:
+            if route in self._ready:
+                del self._ready[route]
+            else:
+                del self._later[route]
+
+    def __contains__(self, route: object) -> bool:
+        return route in self._ready or route in self._later
+
+    def __iter__(self) -> Iterator[Route]:
+        return iter([*self._ready, *(r for r in self._later if r not in self._ready)])
+
+    def __len__(self) -> int:
+        return len(set(self._ready) | set(self._later))
 
 
 class Gate(Protocol):

@@ -18,7 +18,16 @@ from dataclasses import dataclass, field
 
 from ..errors import RunCancelled
 from .attempts import execute_attempt, judge_attempt
-from .contracts import CancelToken, Executor, Gate, RunSink, SignalSource, StepContext, StepOutcome
+from .contracts import (
+    CancelToken,
+    Executor,
+    Gate,
+    LazyExecutors,
+    RunSink,
+    SignalSource,
+    StepContext,
+    StepOutcome,
+)
 from .enums import Decision, EventType, Route, Severity, StepStatus, StopReason
 from .events import EventLog, Subscriber
 from .failures import (
@@ -89,7 +98,8 @@ class Engine:
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        self.executors = dict(executors)
+        # A lazy mapping is kept as it is: copying it would build every route's executor.
+        self.executors = executors if isinstance(executors, LazyExecutors) else dict(executors)
         self.gate = gate
         self.planner: Planner = planner or DeterministicPlanner()
         self.signals = signals

@@ -27,6 +27,7 @@ reports more than was left is never used (see llm/limits.py).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from typing import Any
 
 from ..engine import (
@@ -409,7 +410,7 @@ def model_clarification(loop: ToolLoopResult) -> StepOutcome:
 
 
 def model_executors(
-    kit: RouteKit, config: ModelConfig, *, fallback: dict[Route, Executor]
+    kit: RouteKit, config: ModelConfig, *, fallback: Mapping[Route, Executor]
 ) -> dict[Route, Executor]:
     """Model-backed executors for generated_answer and research; each falls back to the
     offline executor from `fallback` when the model cannot be used."""
