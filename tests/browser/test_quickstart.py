@@ -197,9 +197,12 @@ def test_stop_ends_a_run_started_from_the_interactive_panel(lab_page, tmp_path):
     nb.shot("panel_working")
     run_panel.locator(".zl-stop").click()
     # Cancelled reads "cancelled" (grey), never "review required", on the panel's one line.
+    # When the run ends the live panel gives way to its one-line static summary: wait for
+    # that line (under load the live panel can still be showing for a moment).
+    run_panel = box.locator(".zl-panel-static")
     run_panel.locator(".zl-trust[data-trust=cancelled]").wait_for(timeout=30_000)
     assert run_panel.locator(".zl-orb").get_attribute("data-state") == "cancelled"
-    line = run_panel.locator("summary")
+    line = run_panel.locator("summary").first
     assert "stopped in" in line.inner_text() and "review required" not in line.inner_text()
     line.click()  # opens to the trace, with the reason
     assert "cancelled" in run_panel.locator(".zl-reason").inner_text()
