@@ -299,6 +299,8 @@ def _connect(target: Any) -> WarehouseEngine:
 
 
 def _model_from_env() -> Any:
+    if not (os.environ.get("OPENAI_API_KEY") or os.environ.get("OPENAI_BASE_URL")):
+        return None  # offline (ModelConfig.from_env's own rule), without importing the llm layer
     from .llm import ModelConfig
 
     return ModelConfig.from_env()
