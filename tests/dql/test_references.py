@@ -111,6 +111,30 @@ def test_params_are_bound_not_interpolated() -> None:
     assert compiled.params == {"carrier": "UA"}
 
 
+def test_a_block_in_spark_sql_compiles_to_spark_quoting_and_parameter_markers() -> None:
+    library = _library('''
+block "Flights" { query = """SELECT carrier, origin FROM @table("main.flights")""" }
+block "By origin" {
+  dialect = "spark"
+  query = """
+    SELECT @dim("f.carrier"), count(*) AS n FROM @block("Flights") f
+    WHERE f.origin = @param("origin") AND f.carrier <> @param("origin") GROUP BY 1
+  """
+}
+''')
+    compiled = compile_block(library.require("By origin"), library, params={"origin": "EWR"})
+    # Backticks (double quotes are a string in Spark) and `:name`, bound by spark.sql(args=).
+    assert compiled.sql == (
+        "WITH `block:Flights` AS (\nSELECT carrier, origin FROM `main`.`flights`\n)\n"
+        "SELECT `f`.`carrier`, count(*) AS n FROM `block:Flights` f\n"
+        "WHERE f.origin = :origin AND f.carrier <> :origin GROUP BY 1"
+    )
+    assert compiled.params == {"origin": "EWR"}
+    # Without the declaration a block is DuckDB's, as before.
+    duck = compile_block(library.require("Flights"), library)
+    assert duck.sql == 'SELECT carrier, origin FROM "main"."flights"'
+
+
 def test_missing_param_names_it() -> None:
     block = parse_block('block "A" { query = """SELECT @param("origin") AS o""" }')
     with pytest.raises(UserError, match="'origin'"):

@@ -107,19 +107,21 @@ def _skip_literal(sql: str, index: int) -> int:
     return index + 1
 
 
-def quote_identifier(name: str) -> str:
-    """A double-quoted SQL identifier (embedded quotes doubled)."""
+def quote_identifier(name: str, *, spark: bool = False) -> str:
+    """A double-quoted SQL identifier (embedded quotes doubled); backticks for Spark SQL."""
+    if spark:
+        return "`" + name.replace("`", "``") + "`"
     return '"' + name.replace('"', '""') + '"'
 
 
-def quote_dotted(name: str) -> str:
+def quote_dotted(name: str, *, spark: bool = False) -> str:
     """`schema.table` or `table.column` with each part quoted."""
-    return ".".join(quote_identifier(part) for part in name.split("."))
+    return ".".join(quote_identifier(part, spark=spark) for part in name.split("."))
 
 
-def cte_name(block_name: str) -> str:
+def cte_name(block_name: str, *, spark: bool = False) -> str:
     """The quoted CTE identifier a composed block gets: `"block:<name>"`."""
-    return quote_identifier(f"block:{block_name}")
+    return quote_identifier(f"block:{block_name}", spark=spark)
 
 
 def compile_block(
@@ -143,8 +145,13 @@ def compile_block(
     CompiledQuery(sql='SELECT * FROM "t" WHERE a = $a', params={'a': 1}, blocks=())
     """
     compiler = _Compiler(library, dict(params or {}), metric_resolver, require_params)
+    # A block written in Spark SQL (`dialect = "spark"`) runs unchanged on Spark, so its
+    # references compile to Spark's forms: backtick identifiers and `:name` parameter markers
+    # (bound by `spark.sql(sql, args=...)`); every other block keeps DuckDB's `"t"` and `$name`.
+    dialect = block.get("dialect")
+    compiler.spark = isinstance(dialect, str) and dialect.lower() == "spark"
     main = compiler.expand(block, [block.name])
-    sql = _prepend_ctes(main, list(compiler.ctes.values()))
+    sql = _prepend_ctes(main, list(compiler.ctes.values()), compiler.spark)
     return CompiledQuery(sql, compiler.bound, tuple(name for name, _ in compiler.ctes.values()))
 
 
@@ -162,6 +169,7 @@ class _Compiler:
         self.metric_resolver = metric_resolver
         self.ctes: dict[str, tuple[str, str]] = {}  # lower name -> (block name, body)
         self.bound: dict[str, Any] = {}
+        self.spark = False  # compile to Spark SQL's identifier quoting and parameter markers
 
     def expand(self, block: Block, stack: list[str]) -> str:
         """`block.query` with references replaced; dependencies are added to `self.ctes`."""
@@ -184,7 +192,7 @@ class _Compiler:
 
     def _resolve(self, ref: QueryReference, block: Block, stack: list[str]) -> str:
         if ref.kind in ("table", "dim"):
-            return quote_dotted(ref.name)
+            return quote_dotted(ref.name, spark=self.spark)
         if ref.kind == "param":
             return self._bind(ref.name, block)
         if ref.kind == "metric":
@@ -210,7 +218,7 @@ class _Compiler:
                     f"Block {block.name!r} needs a value for parameter {name!r}; "
                     f"pass params={{{name!r}: ...}}."
                 )
-        return f"${name}"
+        return f":{name}" if self.spark else f"${name}"
 
     def _metric(self, name: str, block: Block) -> str:
         if self.metric_resolver is None:
@@ -246,14 +254,16 @@ class _Compiler:
         if key not in self.ctes:
             body = self.expand(dependency, [*stack, dependency.name])
             self.ctes[key] = (dependency.name, body)
-        return cte_name(self.ctes[key][0])
+        return cte_name(self.ctes[key][0], spark=self.spark)
 
 
-def _prepend_ctes(main: str, ctes: list[tuple[str, str]]) -> str:
+def _prepend_ctes(main: str, ctes: list[tuple[str, str]], spark: bool = False) -> str:
     """Put dependency CTEs in front of `main`, merging with its own WITH if it has one."""
     if not ctes:
         return main
-    definitions = ",\n".join(f"{cte_name(name)} AS (\n{body}\n)" for name, body in ctes)
+    definitions = ",\n".join(
+        f"{cte_name(name, spark=spark)} AS (\n{body}\n)" for name, body in ctes
+    )
     leading = _LEADING_WITH.match(main)
     if leading:
         recursive = "RECURSIVE " if leading.group(1) else ""

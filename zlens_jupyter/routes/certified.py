@@ -249,13 +249,18 @@ def _param_columns(block: Block, compiled: str) -> dict[str, str]:
     """{column: parameter} for each @param the block's SQL uses: the column named by the
     block's `filterBindings { param = "table.column" }`, else the column it is compared with
     (`WHERE c.segment = @param("segment")`), else a column of the parameter's own name."""
-    used = sorted(set(_PARAM_USE.findall(compiled)))
+    dialect = block.get("dialect")
+    spark = isinstance(dialect, str) and dialect.lower() == "spark"  # `:name` markers
+    use, comparison = (
+        (_SPARK_PARAM_USE, _SPARK_PARAM_COMPARISON) if spark else (_PARAM_USE, _PARAM_COMPARISON)
+    )
+    used = sorted(set(use.findall(compiled)))
     declared = {str(k): str(v) for k, v in block.filter_bindings.items()}
-    compared = dict(_PARAM_COMPARISON.findall(compiled))
+    compared = dict(comparison.findall(compiled))
     out: dict[str, str] = {}
     for param in used:
         column = declared.get(param) or next((c for c, p in compared.items() if p == param), param)
-        out[column.split(".")[-1].strip('"').lower()] = param
+        out[column.split(".")[-1].strip('"`' if spark else '"').lower()] = param
     return out
 
 
@@ -276,6 +281,9 @@ def _compiled_sql(block: Block, kit: RouteKit) -> str | None:
 # `$segment` in compiled SQL, and `<column> = $param` comparisons (either side).
 _PARAM_USE = re.compile(r"\$([A-Za-z_]\w*)")
 _PARAM_COMPARISON = re.compile(r'([\w."]+)\s*=\s*\$([A-Za-z_]\w*)')
+# The same in a block written in Spark SQL: `:segment` (not a `::` cast), backtick names.
+_SPARK_PARAM_USE = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
+_SPARK_PARAM_COMPARISON = re.compile(r"([\w.`]+)\s*=\s*(?<!:):([A-Za-z_]\w*)")
 
 
 class CertifiedAnswer:
