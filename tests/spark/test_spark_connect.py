@@ -15,6 +15,7 @@ from IPython.utils.capture import capture_output
 from traitlets.config import Config
 
 from zlens_jupyter.errors import ConfigError
+from zlens_jupyter.notebook.insert import sql_cell_source
 from zlens_jupyter.warehouse.spark import SparkWarehouse, is_spark_session
 from zlens_jupyter.warehouse.spark.launch import register_parquet_folder, start_spark
 
@@ -76,6 +77,20 @@ def test_zlens_connect_spark_in_a_notebook(
     run = magics.session.ask("total amount by region")
     assert run.trust_state.value == "grounded"
     assert sorted(run.df.itertuples(index=False, name=None)) == [("north", 12.5), ("south", 5.0)]
+    # Insert SQL cell: the statement Spark ran, which %%zlens_sql runs again as Spark SQL.
+    cell = str(sql_cell_source(run))
+    magic, body = cell.split("\n", 1)
+    assert magic == "%%zlens_sql" and run.sql in body
+    with capture_output() as rerun:
+        shell.run_cell_magic("zlens_sql", "", body)
+    assert "zlens:" not in rerun.stderr, rerun.stderr
+    assert "12.5" in str(rerun.outputs[0].data) if rerun.outputs else "12.5" in rerun.stdout
+    # Written by hand for Spark too: backticks are Spark's quoting, not a DuckDB error.
+    with capture_output() as by_hand:
+        shell.run_cell_magic(
+            "zlens_sql", "", "SELECT `region`, sum(`amount`) AS total FROM `orders` GROUP BY 1"
+        )
+    assert "zlens:" not in by_hand.stderr, by_hand.stderr
 
 
 def test_a_warehouse_directory_layout_becomes_tables(

@@ -31,6 +31,13 @@ def finalize(
         if best.provenance:
             run.provenance = {**best.provenance, **run.provenance}
             run.provenance.pop("artifacts", None)
+            engine_sql = best.provenance.get("engine_sql")
+            if best.provenance.get("dialect") and isinstance(engine_sql, str) and engine_sql:
+                # Another engine (Spark) ran the statement in its own dialect: that is the SQL
+                # a person sees, copies and pastes (card, Insert, CLI, the record); the gates
+                # judged the attempt's SQL as written, which the record keeps beside it.
+                run.provenance["written_sql"] = best.sql
+                run.sql = engine_sql
     if log.subscriber_errors:
         run.provenance["subscriber_errors"] = list(log.subscriber_errors)
     run.summary = summarize(run)

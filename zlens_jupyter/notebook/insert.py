@@ -70,6 +70,11 @@ def draft_block(run: AgentRun | dict[str, Any]) -> Block:
         Field("domain", str((data.get("context") or {}).get("domain") or "analytics")),
         Field("type", "custom"),
         Field("status", "draft"),
+    ]
+    dialect = (data.get("provenance") or {}).get("dialect")
+    if isinstance(dialect, str) and dialect:  # the run's SQL is that engine's (Spark SQL)
+        items.append(Field("dialect", dialect))
+    items += [
         Field("description", question),
         Field("llmContext", f"Use when people ask: {question}"),
     ]

@@ -436,7 +436,13 @@ class ZLensMagics(Magics):
 
     def _sql(self, line: str, cell: str | None) -> Any:
         session = self._session()
-        preview = session.warehouse.preview(cell or "", limit=session.preview_limit)
+        warehouse = session.warehouse
+        reading = getattr(warehouse, "reading", None)
+        if warehouse.dialect != "duckdb" and callable(reading):
+            # SQL for the connected engine is in its own dialect (Spark SQL, as an answer's
+            # Insert SQL cell gives it), not the house dialect routes build in.
+            warehouse = reading(warehouse.dialect)
+        preview = warehouse.preview(cell or "", limit=session.preview_limit)
         display(sql_result_view(preview))
         return None
 

@@ -146,8 +146,10 @@ def quote_spark_identifier(name: str) -> str:
 def guard_spark_text(sql: str) -> str:
     """The one read-only Spark statement in `sql` (re-rendered by sqlglot), or raise.
 
-    >>> guard_spark_text("select a from t;")
-    'SELECT a FROM t'
+    >>> print(guard_spark_text("select a from t;"))
+    SELECT
+      a
+    FROM t
     >>> guard_spark_text("CACHE TABLE t")  # doctest: +IGNORE_EXCEPTION_DETAIL
     Traceback (most recent call last):
     SQLGuardViolation: read-only guard [select-only]: ...
@@ -175,7 +177,8 @@ def _guard_text(sql: str) -> str:
         )
     for node in tree.walk():
         _check_node(node)
-    return tree.sql(dialect="spark")
+    # Laid out on lines as DuckDB's statements are: this is the SQL an answer shows on Spark.
+    return tree.sql(dialect="spark", pretty=True)
 
 
 def _check_node(node: exp.Expr) -> None:
