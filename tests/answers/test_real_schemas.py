@@ -140,14 +140,20 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         "fleet": """
             CREATE TABLE vessels (name VARCHAR, masts BIGINT, length_m DOUBLE,
                                   speed_kn DOUBLE, home_port VARCHAR, year BIGINT,
-                                  rig VARCHAR, wrecked VARCHAR);
+                                  rig VARCHAR, wrecked VARCHAR, weight DOUBLE,
+                                  hull_color VARCHAR, sail_color VARCHAR);
             INSERT INTO vessels VALUES
-              ('Cutty Sark', 3, 85.4, 17.5, 'London', 1869, 'FullRigged', 'no'),
-              ('Thermopylae', 3, 64.8, 16.0, 'Aberdeen', 1868, 'FullRigged', 'yes'),
-              ('Sea Witch', 3, 58.0, 18.0, 'New York', 1846, 'FullRigged', 'yes'),
-              ('Pamir', 4, 114.5, 16.0, 'Hamburg', 1905, 'Barque', 'yes'),
-              ('Bounty', 3, 27.7, 8.0, 'London', 1784, 'FullRigged', 'yes'),
-              ('Spray', 1, 11.2, 7.5, 'Boston', 1892, 'Sloop', 'no');
+              ('Cutty Sark', 3, 85.4, 17.5, 'London', 1869, 'FullRigged', 'no', 963,
+               'black', 'white'),
+              ('Thermopylae', 3, 64.8, 16.0, 'Aberdeen', 1868, 'FullRigged', 'yes', 948,
+               'light', 'white'),
+              ('Sea Witch', 3, 58.0, 18.0, 'New York', 1846, 'FullRigged', 'yes', 908,
+               'black', 'red'),
+              ('Pamir', 4, 114.5, 16.0, 'Hamburg', 1905, 'Barque', 'yes', 3020,
+               'white', 'white'),
+              ('Bounty', 3, 27.7, 8.0, 'London', 1784, 'FullRigged', 'yes', 220,
+               'light', 'white'),
+              ('Spray', 1, 11.2, 7.5, 'Boston', 1892, 'Sloop', 'no', 13, 'white', 'red');
         """,
         "sensors": """
             CREATE TABLE readings (name VARCHAR, taken_at TIMESTAMP, Wind DOUBLE, temp DOUBLE,
@@ -275,6 +281,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "fleet",
             "What is the longest ship?",
             "SELECT name, MAX(length_m) FROM vessels GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+        # a superlative is never a value ("light" is also a hull colour)
+        (
+            "fleet",
+            "Which ship is the lightest?",
+            "SELECT name, MIN(weight) FROM vessels GROUP BY 1 ORDER BY 2 ASC LIMIT 1",
+        ),
+        # the noun after a value says which column it is in ("white" hulls and sails)
+        (
+            "fleet",
+            "How many ships have white sails?",
+            "SELECT COUNT(*) FROM vessels WHERE sail_color = 'white'",
         ),
         # a value stored as CamelCase, asked in words
         (

@@ -280,6 +280,8 @@ def _parse(
         spec.notes.append(f"each row of {table} counted as one {said}")
         unresolved = [t for i, t in enumerate(tokens) if i not in p.taken and t in unresolved]
     unresolved = _drop_comparison_words(tokens, unresolved, p.taken, spans, comparisons)
+    value_filters = _narrowed_by_noun(tokens, value_filters)
+    unresolved = _drop_value_nouns(tokens, unresolved, p.taken, value_filters)
     if unresolved:
         return _clarify_unresolved(unresolved)
 
@@ -306,7 +308,12 @@ def _parse(
                         s.start == after_superlative
                         and (tokens[0] in ("which", "who", "what") or tokens[0] in _SHOW_WORDS)
                         and any(
-                            t.kind == "table" or (t.kind == "column" and not is_numeric(t.type))
+                            t.kind == "table"
+                            or (
+                                t.kind == "column"
+                                and not is_numeric(t.type)
+                                and not is_temporal(t.type)  # "the earliest date": a MIN
+                            )
                             for t in s.targets
                         )
                     )
@@ -1385,3 +1392,43 @@ def _holds_numbers(catalog: Catalog, target: Target) -> bool:
     column = info.column(target.column or "") if info is not None else None
     values = column.distinct_values if column is not None else ()
     return bool(values) and sum(v.isdigit() for v in values) * 2 > len(values)
+
+
+def _drop_value_nouns(
+    tokens: list[str],
+    unresolved: list[str],
+    taken: set[int],
+    found: list[tuple[ValueMatch, str | None]],
+) -> list[str]:
+    """ "characters with blue eyes", "cars with red paint": a noun right after a value that
+    says which column the value is in (`eye_color`) adds nothing to it."""
+    for match, _ in found:
+        words = question_tokens(match.word)
+        for i in range(len(tokens) - len(words)):
+            at = i + len(words)
+            if tokens[i:at] != words or at in taken or tokens[at] not in unresolved:
+                continue
+            if stem(tokens[at]) in {stem(w) for w in identifier_words(match.column)}:
+                taken.add(at)
+    return [t for i, t in enumerate(tokens) if i not in taken and t in unresolved]
+
+
+def _narrowed_by_noun(
+    tokens: list[str], found: list[tuple[ValueMatch, str | None]]
+) -> list[tuple[ValueMatch, str | None]]:
+    """ "blue eyes" where blue is an eye colour and a skin colour: the noun after the value
+    names the column it is in."""
+    kept = []
+    for match, before in found:
+        words = question_tokens(match.word)
+        at = next(
+            (i + len(words) for i in range(len(tokens)) if tokens[i : i + len(words)] == words),
+            len(tokens),
+        )
+        noun = stem(tokens[at]) if at < len(tokens) else ""
+        same = [m for m, _ in found if m.word == match.word]
+        named = [m for m in same if noun in {stem(w) for w in identifier_words(m.column)}]
+        if len(same) > 1 and len(named) == 1 and named[0] is not match:
+            continue  # another column of the same word is the one the noun names
+        kept.append((match, before))
+    return kept

@@ -17,7 +17,7 @@ from zlens_jupyter.vocabulary import abbreviations, value_synonyms
 from zlens_jupyter.warehouse.catalog import ColumnValues
 from zlens_jupyter.warehouse.models import Catalog, ValueMatch
 from zlens_jupyter.warehouse.stopwords import stopwords
-from zlens_jupyter.wordforms import stem, value_forms
+from zlens_jupyter.wordforms import adjective_base, stem, value_forms
 
 MAX_PHRASE_WORDS = 6
 # A column of at most this many values holds codes ("herbi", "carni"), which a whole word of
@@ -209,6 +209,8 @@ class ValueIndex:
     def _lookup(self, word: str, size: int) -> list[ValueMatch]:
         phrase = _normalize(word)
         hits = self._by_phrase.get(phrase, [])
+        if not hits and size == 1 and adjective_base(phrase) is not None:
+            return []  # "the lightest character" ranks; it is not the skin colour `light`
         if not hits and phrase not in _COMMON_WORDS:
             hits = self._by_form.get(_form(phrase)) or self._by_phrase.get(_form(phrase), [])
         if not hits and size == 1 and phrase not in _COMMON_WORDS:
