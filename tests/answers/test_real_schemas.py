@@ -282,6 +282,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "What is the longest ship?",
             "SELECT name, MAX(length_m) FROM vessels GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
         ),
+        # a count compared against a number whose column is named elsewhere in the question
+        (
+            "fleet",
+            "How many ships make under 10 knots of speed?",
+            "SELECT COUNT(*) FROM vessels WHERE speed_kn < 10",
+        ),
         # a superlative is never a value ("light" is also a hull colour)
         (
             "fleet",

@@ -331,6 +331,17 @@ def _parse(
     if len(group_spans) > 1 or after_top is not None or superlative is not None:
         group_spans = [s for s in group_spans if not _names_measure(s, aggs)] or group_spans[:1]
     comparison_spans = {c.op_start: _compared_span(spans, c) for c in comparisons}
+    counting = bool(aggs) and all(a[2] == "count" for a in aggs)
+    for op_start, named in comparison_spans.items():
+        others = [
+            s
+            for s in spans
+            if _names_number(s) and s not in group_spans and s not in comparison_spans.values()
+        ]
+        if counting and not _names_number(named) and len(others) == 1:
+            # "how many cars get less than 15 mpg in the city": the one number the question
+            # names is what is compared, and the cars are counted
+            comparison_spans[op_start] = others[0]
     used = set(group_spans) | {s for s in comparison_spans.values() if s is not None}
     used |= set(missing)
     used |= {span for span, _ in numbered}
@@ -997,6 +1008,13 @@ def _named_by_adjective(tokens: list[str], at: int, lex: Lexicon) -> list[Span]:
         targets = tuple(t for t in lex.lookup([form]) if t.kind == "column" and is_numeric(t.type))
         if len(targets) == 1:
             return [Span(at, at + 1, targets)]
+    if at + 1 < len(tokens):
+        # "the heaviest brain": with the next word, the adjective names brain weight
+        following = tokens[at + 1]
+        for words in ([base, following], [following, base]):
+            named = [t for t in lex.lookup(words) if t.kind == "column" and is_numeric(t.type)]
+            if len(named) == 1:
+                return [Span(at, at + 2, tuple(named))]
     return []
 
 
