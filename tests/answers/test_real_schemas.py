@@ -141,19 +141,19 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             CREATE TABLE vessels (name VARCHAR, masts BIGINT, length_m DOUBLE,
                                   speed_kn DOUBLE, home_port VARCHAR, year BIGINT,
                                   rig VARCHAR, wrecked VARCHAR, weight DOUBLE,
-                                  hull_color VARCHAR, sail_color VARCHAR);
+                                  hull_color VARCHAR, sail_color VARCHAR, ship_type VARCHAR);
             INSERT INTO vessels VALUES
               ('Cutty Sark', 3, 85.4, 17.5, 'London', 1869, 'FullRigged', 'no', 963,
-               'black', 'white'),
+               'black', 'white', 'clipper'),
               ('Thermopylae', 3, 64.8, 16.0, 'Aberdeen', 1868, 'FullRigged', 'yes', 948,
-               'light', 'white'),
+               'light', 'white', 'clipper'),
               ('Sea Witch', 3, 58.0, 18.0, 'New York', 1846, 'FullRigged', 'yes', 908,
-               'black', 'red'),
+               'black', 'red', 'clipper'),
               ('Pamir', 4, 114.5, 16.0, 'Hamburg', 1905, 'Barque', 'yes', 3020,
-               'white', 'white'),
+               'white', 'white', 'windjammer'),
               ('Bounty', 3, 27.7, 8.0, 'London', 1784, 'FullRigged', 'yes', 220,
-               'light', 'white'),
-              ('Spray', 1, 11.2, 7.5, 'Boston', 1892, 'Sloop', 'no', 13, 'white', 'red');
+               'light', 'white', 'transport'),
+              ('Spray', 1, 11.2, 7.5, 'Boston', 1892, 'Sloop', 'no', 13, 'white', 'red', 'yawl');
         """,
         "sensors": """
             CREATE TABLE readings (name VARCHAR, taken_at TIMESTAMP, Wind DOUBLE, temp DOUBLE,
@@ -288,6 +288,14 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "How many ships make under 10 knots of speed?",
             "SELECT COUNT(*) FROM vessels WHERE speed_kn < 10",
         ),
+        # with the row noun before it, a word names a column: "ships by type" is ship_type
+        (
+            "fleet",
+            "Number of ships by type",
+            "SELECT ship_type, COUNT(*) FROM vessels GROUP BY 1",
+        ),
+        # "how old was the youngest …" over the rows: the noun after the superlative is the rows
+        ("fleet", "How long was the shortest vessel?", "SELECT MIN(length_m) FROM vessels"),
         # a superlative is never a value ("light" is also a hull colour)
         (
             "fleet",

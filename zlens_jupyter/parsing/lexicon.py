@@ -68,6 +68,8 @@ class Lexicon:
     # "gender" is the `gender` column where there is one, and `sex` only where there is not.
     synonym_phrases: dict[tuple[str, ...], list[Target]] = field(default_factory=dict)
     unordered: dict[frozenset[str], list[Target]] = field(default_factory=dict)
+    # The same for synonyms' phrases ("highway mileage" for MPG.highway), weakest of all.
+    unordered_synonyms: dict[frozenset[str], list[Target]] = field(default_factory=dict)
     longest: int = 1
     # What each bucket holds, as a set: `target not in bucket` on the list was quadratic
     # ("city" names 1,000 columns at 1,000 tables: 8 s of building the lexicon).
@@ -91,10 +93,11 @@ class Lexicon:
         if target not in held:
             held.add(target)
             bucket.append(target)
-        if loose and not synonym and len(key) > 1 and len(set(key)) == len(key):
+        if loose and len(key) > 1 and len(set(key)) == len(key):
             loose_key = frozenset(key)
-            unordered = self.unordered.setdefault(loose_key, [])
-            held = self._held.setdefault((2, loose_key), set())
+            kept = self.unordered_synonyms if synonym else self.unordered
+            unordered = kept.setdefault(loose_key, [])
+            held = self._held.setdefault((3 if synonym else 2, loose_key), set())
             if target not in held:
                 held.add(target)
                 unordered.append(target)
@@ -106,7 +109,9 @@ class Lexicon:
         if not found and len(key) > 1:
             # "total sleep" names sleep_total, "REM sleep" sleep_rem: the same words in
             # another order, when no phrase in that order names anything.
-            found = self.unordered.get(frozenset(key), [])
+            found = self.unordered.get(frozenset(key)) or self.unordered_synonyms.get(
+                frozenset(key), []
+            )
         return found
 
 

@@ -279,6 +279,9 @@ def _parse(
             said = f"of the {said}"
         spec.notes.append(f"each row of {table} counted as one {said}")
         unresolved = [t for i, t in enumerate(tokens) if i not in p.taken and t in unresolved]
+    if entity is not None:
+        spans = _entity_qualified(tokens, spans, p.taken, lexicon, entity[0])
+        unresolved = [t for i, t in enumerate(tokens) if i not in p.taken and t in unresolved]
     unresolved = _drop_comparison_words(tokens, unresolved, p.taken, spans, comparisons)
     value_filters = _narrowed_by_noun(tokens, value_filters)
     unresolved = _drop_value_nouns(tokens, unresolved, p.taken, value_filters)
@@ -330,6 +333,9 @@ def _parse(
     # "top 5 products by revenue": what follows "by" is the ranking measure when it is one.
     if len(group_spans) > 1 or after_top is not None or superlative is not None:
         group_spans = [s for s in group_spans if not _names_measure(s, aggs)] or group_spans[:1]
+    if after_top is not None and len(group_spans) > 1:
+        # "top 5 counties by population density": what follows "by" is a number to rank by
+        group_spans = [s for s in group_spans if not _ranks_by(s)] or group_spans
     comparison_spans = {c.op_start: _compared_span(spans, c) for c in comparisons}
     counting = bool(aggs) and all(a[2] == "count" for a in aggs)
     for op_start, named in comparison_spans.items():
@@ -1057,7 +1063,7 @@ def _row_entity(
     if len(catalog.tables) != 1 or not unresolved:
         return None
     info = next(iter(catalog.tables.values()))
-    asks_which = tokens[:1] in (["which"], ["who"], ["what"]) or tokens[0] in _SHOW_WORDS
+    asks_which = tokens[:1] in (["which"], ["who"], ["what"], ["how"]) or tokens[0] in _SHOW_WORDS
     ranked_at = superlative_at if asks_which else None
     found = None
     for start in _entity_positions(tokens, ranked_at):
@@ -1397,7 +1403,7 @@ def _names_rows(catalog: Catalog, match: ValueMatch) -> bool:
     """Whether a value names rows one by one ("Luke Skywalker", "Honda Accord"): a value of
     a name column, or of a text column with too many values to list (a label, not a
     category)."""
-    if match.column.lower() in _LABELS:
+    if match.column.lower() in _ROW_LABELS:
         return True
     info = catalog.table(match.table)
     column = info.column(match.column) if info is not None else None
@@ -1450,3 +1456,31 @@ def _narrowed_by_noun(
             continue  # another column of the same word is the one the noun names
         kept.append((match, before))
     return kept
+
+
+def _ranks_by(span: Span) -> bool:
+    """A span naming only a numeric column that is neither a key nor a calendar part."""
+    columns = [t for t in span.targets if t.kind == "column"]
+    return bool(columns) and all(
+        is_numeric(t.type)
+        and not is_key(t.column or "")
+        and (t.column or "").lower() not in _CALENDAR_WORDS
+        for t in columns
+    )
+
+
+def _entity_qualified(
+    tokens: list[str], spans: list[Span], taken: set[int], lex: Lexicon, entity: tuple[int, int]
+) -> list[Span]:
+    """ "passengers by class" over a column `passengerClass`: with the row noun before it, an
+    unexplained word names a column ("passenger class")."""
+    noun = stem(tokens[entity[1] - 1])
+    found = []
+    for i, token in enumerate(tokens):
+        if i in taken:
+            continue
+        named = [t for t in lex.lookup([noun, token]) if t.kind == "column"]
+        if len(named) == 1:
+            found.append(Span(i, i + 1, (named[0],)))
+            taken.add(i)
+    return sorted(spans + found, key=lambda s: s.start) if found else spans
