@@ -153,6 +153,10 @@ def value_forms(word: str) -> tuple[str, ...]:
             forms.append(w[:-2])  # sunny -> sun
     if w.endswith("ern") and len(w) > 5:
         forms.append(w[:-3])  # northern -> north
+    if w.endswith("ean") and len(w) > 6:
+        forms.append(w[:-2])  # european -> europe
+    elif w.endswith(("ian", "can")) and len(w) > 4 and w not in ("median", "civilian"):
+        forms.append(w[:-1])  # african -> africa, asian -> asia
     return tuple(dict.fromkeys(f for f in forms if len(f) > 2 and f != w))
 
 

@@ -386,6 +386,7 @@ def _parse(
             entity_grouped=any(t.kind == "table" for s in group_spans for t in s.targets),
             time_grain=spec.time_grain,
             counted_instead=[t.table for s in compared for t in s.targets if t.kind == "column"],
+            near=_filtered_table(value_filters, compared),
         )
         if isinstance(measures, ParseResult):
             return measures
@@ -644,6 +645,7 @@ def _measures(
     superlative_at: int | None = None,
     entity_grouped: bool = False,
     time_grain: str | None = None,
+    near: str | None = None,
 ) -> list[Measure] | ParseResult:
     """The measures the spans name. `counted_instead`: tables of compared columns, counted
     when "how many" names nothing else ("how many products cost more than 500", where
@@ -679,7 +681,9 @@ def _measures(
             measures.append(Measure("metric", metric.table, metric, alias=metric.name or "value"))
             continue
         table = next((t for t in span.targets if t.kind == "table"), None)
-        column = _pick(span, None, numeric=agg in ("sum", "avg", "median", "min", "max"))
+        # a column in two tables: the one the question's filters are on ("African countries
+        # with a life expectancy below 50" counts gapminder's countries, not the code list)
+        column = _pick(span, near, numeric=agg in ("sum", "avg", "median", "min", "max"))
         numeric = _pick(span, None, numeric=True)
         if numeric is not None and (numeric.column or "").lower() in _CALENDAR_WORDS:
             numeric = None  # "the hottest day" ranks days; it is not the maximum of `Day`
@@ -1367,6 +1371,9 @@ def _words_between(tokens: list[str], aggs: list[tuple[int, int, str]], span: Sp
     """Whether a word other than an article stands between the count phrase and the span
     ("how many women survived": `women`)."""
     end = max((e for s, e, a in aggs if a == "count" and e <= span.start), default=span.start)
+    last = tokens[span.end - 1]
+    if is_noun(last) and stem(last) != last:
+        return False  # "how many African countries": words before a plural noun qualify it
     return any(t not in ("the", "a", "an", "all", "of") for t in tokens[end : span.start])
 
 
@@ -1484,3 +1491,11 @@ def _entity_qualified(
             found.append(Span(i, i + 1, (named[0],)))
             taken.add(i)
     return sorted(spans + found, key=lambda s: s.start) if found else spans
+
+
+def _filtered_table(found: list[tuple[ValueMatch, str | None]], compared: list[Span]) -> str | None:
+    """The table most of the question's filters are on, if any."""
+    tables = [m.table for m, _ in found] + [
+        t.table for s in compared for t in s.targets if t.kind == "column"
+    ]
+    return max(set(tables), key=tables.count) if tables else None
