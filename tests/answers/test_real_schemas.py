@@ -165,6 +165,17 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('south', '2024-01-01 06:00', 7.0, 9.5, 0.5, 65.0),
               ('east', '2024-01-01 00:00', 9.0, 6.0, 4.0, 70.0);
         """,
+        "world": """
+            CREATE TABLE stats (country VARCHAR, continent VARCHAR, year BIGINT,
+                                lifeExp DOUBLE);
+            CREATE TABLE codes (country VARCHAR, iso VARCHAR);
+            INSERT INTO stats VALUES
+              ('Chad', 'Africa', 2007, 48.0), ('Mali', 'Africa', 2007, 52.0),
+              ('Niger', 'Africa', 2007, 49.5), ('Japan', 'Asia', 2007, 82.6),
+              ('Chad', 'Africa', 2002, 47.0);
+            INSERT INTO codes VALUES ('Chad', 'TCD'), ('Mali', 'MLI'), ('Niger', 'NER'),
+              ('Japan', 'JPN'), ('Peru', 'PER'), ('Fiji', 'FJI');
+        """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
             INSERT INTO city_sales VALUES
@@ -296,6 +307,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         ),
         # "how old was the youngest …" over the rows: the noun after the superlative is the rows
         ("fleet", "How long was the shortest vessel?", "SELECT MIN(length_m) FROM vessels"),
+        # an adjective of a value ("African"), the column in the table the filters are on
+        (
+            "world",
+            "How many African countries had a life expectancy below 50 in 2007?",
+            "SELECT COUNT(DISTINCT country) FROM stats "
+            "WHERE continent = 'Africa' AND lifeExp < 50 AND year = 2007",
+        ),
         # a superlative is never a value ("light" is also a hull colour)
         (
             "fleet",
