@@ -791,7 +791,11 @@ def _measures(
             measures.append(Measure("sum", column.table, column, alias=f"sum_{column.column}"))
         elif (
             agg is None
-            and ((superlative is not None and ranks_groups) or time_grain is not None)
+            and (
+                (superlative is not None and ranks_groups)
+                or time_grain is not None
+                or "compare" in p.tokens  # "compare the Asian population of IL and IN"
+            )
             and span.start not in p.adjectives  # "the coldest month": an average? a low?
             and (column is None or column.table.lower() not in p.named_rows)
             and column is not None
