@@ -314,6 +314,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT COUNT(DISTINCT country) FROM stats "
             "WHERE continent = 'Africa' AND lifeExp < 50 AND year = 2007",
         ),
+        # "which X … <conditions>": the X the conditions keep, with the value compared
+        (
+            "world",
+            "Which countries in Africa had a life expectancy above 49 in 2007?",
+            "SELECT country, MAX(lifeExp) FROM stats "
+            "WHERE continent = 'Africa' AND lifeExp > 49 AND year = 2007 GROUP BY 1",
+        ),
         # a superlative is never a value ("light" is also a hull colour)
         (
             "fleet",

@@ -150,6 +150,7 @@ class _Parse:
     adjectives: set[int] = field(default_factory=set)  # positions naming a column as adjectives
     named_rows: dict[str, str] = field(default_factory=dict)  # table -> a label value asked of
     shared: bool = False  # "what share / percentage of …"
+    compared: list[Target] = field(default_factory=list)  # numeric columns compared
 
 
 def parse_question(
@@ -330,6 +331,16 @@ def _parse(
             limit = limit or 1
         elif tokens[:3] == ["which", "number", "of"] and superlative is not None:
             limit = limit or 1  # one number of gears, ranked first
+        elif (
+            tokens[:1] == ["which"]
+            and superlative is None
+            and not aggs
+            and (comparisons or value_filters)
+            and first is not None
+            and first not in group_spans
+            and not _names_number(first)
+        ):
+            group_spans.append(first)  # "which countries … had a life expectancy above 75"
     # "top 5 products by revenue": what follows "by" is the ranking measure when it is one.
     if len(group_spans) > 1 or after_top is not None or superlative is not None:
         group_spans = [s for s in group_spans if not _names_measure(s, aggs)] or group_spans[:1]
@@ -337,6 +348,13 @@ def _parse(
         # "top 5 counties by population density": what follows "by" is a number to rank by
         group_spans = [s for s in group_spans if not _ranks_by(s)] or group_spans
     comparison_spans = {c.op_start: _compared_span(spans, c) for c in comparisons}
+    p.compared = [
+        t
+        for s in comparison_spans.values()
+        if s is not None
+        for t in s.targets
+        if t.kind == "column" and is_numeric(t.type)
+    ]
     counting = bool(aggs) and all(a[2] == "count" for a in aggs)
     for op_start, named in comparison_spans.items():
         others = [
@@ -863,6 +881,13 @@ def _measures(
         if (counted is not None or rows_asked or ranked_groups) and len(p.catalog.tables) == 1:
             only = next(iter(p.catalog.tables))
             return [Measure("count", only, None, alias="row_count")]
+        if p.tokens[:1] == ["which"] and grouped and superlative is None and near is not None:
+            # "which countries in the Americas had a life expectancy above 75": the groups
+            # the filters keep, each with the compared value (its largest) or its row count
+            shown = next((t for t in p.compared if t.table == near), None)
+            if shown is not None:
+                return [Measure("max", near, shown, alias=shown.column or "value")]
+            return [Measure("count", near, None, alias="row_count")]
         return _clarify("Which measure should I compute? Name a metric or a numeric column.", [])
     return measures
 
