@@ -176,6 +176,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO codes VALUES ('Chad', 'TCD'), ('Mali', 'MLI'), ('Niger', 'NER'),
               ('Japan', 'JPN'), ('Peru', 'PER'), ('Fiji', 'FJI');
         """,
+        "garage": """
+            CREATE TABLE autos (model VARCHAR, drive VARCHAR, tank DOUBLE, sales BIGINT,
+                                volume DOUBLE);
+            INSERT INTO autos VALUES
+              ('Alto', 'FWD', 40.0, 10, 100.0), ('Ranger', '4WD', 70.0, 5, 200.0),
+              ('Bronco', '4WD', 80.0, 3, 150.0), ('Coupe', 'RWD', 55.0, 8, 90.0);
+        """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
             INSERT INTO city_sales VALUES
@@ -320,6 +327,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Which countries in Africa had a life expectancy above 49 in 2007?",
             "SELECT country, MAX(lifeExp) FROM stats "
             "WHERE continent = 'Africa' AND lifeExp > 49 AND year = 2007 GROUP BY 1",
+        ),
+        # a code spelled by initials, a number word as its digit: "four-wheel drive" is 4WD
+        (
+            "garage",
+            "Average tank of four-wheel drive cars",
+            "SELECT ROUND(AVG(tank), 2) FROM autos WHERE drive = '4WD'",
+        ),
+        # two numbers named back to back are one noun: "sales volume" is the volume
+        (
+            "garage",
+            "Which drive has the highest total sales volume?",
+            "SELECT drive, SUM(volume) FROM autos GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
         ),
         # a superlative is never a value ("light" is also a hull colour)
         (

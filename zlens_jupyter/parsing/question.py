@@ -379,6 +379,15 @@ def _parse(
         # "average ozone on days warmer than 80": `Day` says what the rows are, it is not
         # a second measure beside the one named.
         measure_spans = [s for s in measure_spans if not _names_calendar(s)] or measure_spans
+    # "total sales volume": two numbers named back to back are one compound noun whose last
+    # word is the measure (`volume`), the first only qualifying it
+    measure_spans = [
+        s
+        for s in measure_spans
+        if not (
+            _names_number(s) and any(o.start == s.end and _names_number(o) for o in measure_spans)
+        )
+    ]
     # "fair cut diamonds": `cut` names the value's column; the diamonds are what is counted.
     kept = {(m.table.lower(), m.column.lower()) for m, _ in value_filters}
     p.named_rows = {m.table.lower(): m.value for m, _ in value_filters if _names_rows(catalog, m)}

@@ -188,6 +188,19 @@ class ValueIndex:
                 if found:
                     taken[first : first + size] = [True] * size
                     matches.extend((span[0][0], m) for m in found)
+        for size in (4, 3):  # three letters at least: "number of" is not the value "no"
+            # "four-wheel drive" for the code `4WD`: the initials of consecutive words (a
+            # number word as its digit) spelling a short code of a column of few values
+            for first in range(len(tokens) - size + 1):
+                if any(taken[first : first + size]):
+                    continue
+                span = tokens[first : first + size]
+                code = "".join(_initial(text) for _, _, text in span)
+                hits = [hit for hit in self._codes.get(code, []) if len(hit[2]) == size]
+                if len({(t, c) for t, c, _ in hits}) == 1:
+                    taken[first : first + size] = [True] * size
+                    said = question[span[0][0] : span[-1][1]]
+                    matches.extend((span[0][0], ValueMatch(said, t, c, v)) for t, c, v in hits)
         matches.sort(key=lambda pair: (pair[0], pair[1].table, pair[1].column))
         return [m for _, m in matches]
 
@@ -237,6 +250,14 @@ def _spelled_out(value: str) -> str:
         return ""  # one part ("MFR", an airport code) is a code, never spelled out
     expansions = abbreviations()
     return " ".join(w for part in parts for w in expansions.get(part, (part,)))
+
+
+_DIGITS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6"}
+
+
+def _initial(word: str) -> str:
+    low = word.lower()
+    return _DIGITS.get(low) or low[:1]
 
 
 def _form(phrase: str) -> str:
