@@ -489,10 +489,9 @@ def _parse(
         named = comparison_spans[comparison.op_start]
         column = _pick(named, spec.fact_table, numeric=True) if named else None
         if column is None:
-            what = " ".join(tokens[max(0, comparison.op_start - 2) : comparison.op_start + 2])
-            return _clarify(
-                f"Which numeric column should '{what} {comparison.value}' apply to?", []
-            )
+            # the words the comparison was said in, once ("children under 12")
+            what = " ".join(tokens[max(0, comparison.op_start - 1) : comparison.value_end])
+            return _clarify(f"Which numeric column should '{what}' apply to?", [])
         spec.filters.append(
             Filter(
                 column.table,
