@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from zlens_jupyter.vocabulary import abbreviations
 from zlens_jupyter.warehouse.models import Catalog, LinkedColumn, LinkResult
@@ -210,3 +210,33 @@ class _SynonymLookup:
 
     def for_table(self, table: str) -> tuple[str, ...]:
         return self._words.get(table.lower(), ())
+
+
+class IndexCache:
+    """The last SchemaIndex built, rebuilt only when its key changes (the catalog's names,
+    comments and sampled values, and the synonyms). One per warehouse; thread-safe."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self._lock = threading.Lock()
+        self._key: tuple[Any, ...] | None = None
+        self._index: SchemaIndex | None = None
+
+    def search(
+        self,
+        catalog: Catalog,
+        key: tuple[Any, ...],
+        question: str,
+        *,
+        k_tables: int,
+        k_columns: int,
+        synonyms: Mapping[str, list[str]] | None,
+    ) -> LinkResult:
+        full = (*key, tuple(sorted((k, tuple(v)) for k, v in (synonyms or {}).items())))
+        with self._lock:
+            if self._index is None or self._key != full:
+                self._index = SchemaIndex(catalog, synonyms)
+                self._key = full
+            index = self._index
+        return index.search(question, k_tables=k_tables, k_columns=k_columns)

@@ -15,7 +15,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any
 
 import duckdb
 
@@ -41,7 +40,7 @@ from zlens_jupyter.warehouse.catalog_cache import Profile, load_profile, save_pr
 from zlens_jupyter.warehouse.connection import harden, open_database
 from zlens_jupyter.warehouse.guard import builtins, guard_read_only, normalize_source
 from zlens_jupyter.warehouse.joins import infer_join_keys
-from zlens_jupyter.warehouse.linking import SchemaIndex
+from zlens_jupyter.warehouse.linking import IndexCache
 from zlens_jupyter.warehouse.models import (
     Catalog,
     IdentifierProblem,
@@ -121,8 +120,7 @@ class Warehouse:
         self._pins = 0
         self._declared: list[tuple[str, str, str, str]] = []
         self._allowed_sources: list[str] = []
-        self._index_key: tuple[str, Any] | None = None
-        self._index: SchemaIndex | None = None
+        self._indexes = IndexCache()
         # A file we opened read-only cannot change shape while we hold it: DuckDB's file lock
         # keeps writers out, and the guard keeps ATTACH/DDL out of our own queries. Its schema
         # is read once, not checked before every run (~6 ms on TPC-H, more on wide schemas).
@@ -397,16 +395,14 @@ class Warehouse:
         snapshot = self._current()
         # The index depends on names, comments and sampled values (all covered by the check
         # key) and on the synonyms; declaring join keys does not invalidate it.
-        key = (
-            snapshot.check_key,
-            tuple(sorted((k, tuple(v)) for k, v in (synonyms or {}).items())),
+        return self._indexes.search(
+            snapshot.catalog,
+            (snapshot.check_key,),
+            question,
+            k_tables=k_tables,
+            k_columns=k_columns,
+            synonyms=synonyms,
         )
-        with self._lock:
-            if self._index is None or self._index_key != key:
-                self._index = SchemaIndex(snapshot.catalog, synonyms)
-                self._index_key = key
-            index = self._index
-        return index.search(question, k_tables=k_tables, k_columns=k_columns)
 
     def probe_values(self, question: str) -> list[ValueMatch]:
         """Words and phrases of `question` equal to stored text values (case-insensitive),

@@ -23,7 +23,7 @@ from zlens_jupyter.errors import ConfigError, QueryError
 from zlens_jupyter.warehouse.guard import SQLGuardViolation
 from zlens_jupyter.warehouse.interface import HOUSE_DIALECT
 from zlens_jupyter.warehouse.joins import infer_join_keys
-from zlens_jupyter.warehouse.linking import SchemaIndex
+from zlens_jupyter.warehouse.linking import IndexCache
 from zlens_jupyter.warehouse.models import (
     Catalog,
     IdentifierProblem,
@@ -88,8 +88,7 @@ class SparkWarehouse:
         self._snapshot: _Snapshot | None = None
         self._pins = 0
         self._declared: list[tuple[str, str, str, str]] = []
-        self._index_key: tuple[Any, ...] | None = None
-        self._index: SchemaIndex | None = None
+        self._indexes = IndexCache()
         self._closed = False
 
     def reading(self, dialect: str) -> SparkWarehouse:
@@ -204,17 +203,14 @@ class SparkWarehouse:
     ) -> LinkResult:
         """Rank tables and columns for `question` (BM25 over the profiled catalog)."""
         snapshot = self._current()
-        key = (
-            snapshot.catalog.fingerprint,
-            snapshot.shape,
-            tuple(sorted((k, tuple(v)) for k, v in (synonyms or {}).items())),
+        return self._indexes.search(
+            snapshot.catalog,
+            (snapshot.catalog.fingerprint, snapshot.shape),
+            question,
+            k_tables=k_tables,
+            k_columns=k_columns,
+            synonyms=synonyms,
         )
-        with self._lock:
-            if self._index is None or self._index_key != key:
-                self._index = SchemaIndex(snapshot.catalog, synonyms)
-                self._index_key = key
-            index = self._index
-        return index.search(question, k_tables=k_tables, k_columns=k_columns)
 
     def probe_values(self, question: str) -> list[ValueMatch]:
         """Words and phrases of `question` equal to sampled text values."""
