@@ -36,6 +36,14 @@ def units() -> dict[str, str]:
 
 
 @cache
+def quantities() -> dict[str, str]:
+    """{"kg": "weight", "USD": "price", ...}: a unit as shown -> the quantity it measures."""
+    raw = _data().get("quantities") or {}
+    assert isinstance(raw, dict)
+    return {str(u): str(q).lower() for q, us in raw.items() for u in us}
+
+
+@cache
 def synonyms() -> dict[str, tuple[str, ...]]:
     """Each word of a synonym group -> the other words of its group."""
     groups = _data().get("synonyms") or []

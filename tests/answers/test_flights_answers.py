@@ -102,8 +102,20 @@ def test_time_grain_month(nyc_session, truth):
 
 def test_count_distinct(nyc_session, truth):
     run = nyc_session.ask("How many distinct tail numbers are there?")
-    grounded(run)
     assert rows_of(run) == truth.sql("SELECT count(DISTINCT tailnum) FROM flights").fetchall()
+    # planes lists tail numbers too (3,322 of the 4,043 flown): which list was counted is
+    # said, and the answer is not vouched for
+    assert "planes also has tailnum" in run.answer
+    assert run.trust_state is TrustState.REVIEW_REQUIRED
+
+
+def test_count_distinct_tied_to_its_table_by_a_filter(nyc_session, truth):
+    run = nyc_session.ask("How many distinct tail numbers flew from JFK?")
+    grounded(run)
+    assert (
+        rows_of(run)
+        == truth.sql("SELECT count(DISTINCT tailnum) FROM flights WHERE origin = 'JFK'").fetchall()
+    )
 
 
 def test_maximum(nyc_session, truth):

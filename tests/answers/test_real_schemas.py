@@ -183,6 +183,23 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Alto', 'FWD', 40.0, 10, 100.0), ('Ranger', '4WD', 70.0, 5, 200.0),
               ('Bronco', '4WD', 80.0, 3, 150.0), ('Coupe', 'RWD', 55.0, 8, 90.0);
         """,
+        "station": """
+            CREATE TABLE daily ("Solar.R" DOUBLE, Ozone DOUBLE, Month BIGINT, Day BIGINT);
+            INSERT INTO daily VALUES (190, 41, 5, 1), (118, 36, 5, 2), (149, 12, 6, 1),
+              (313, 18, 6, 2), (NULL, 28, 6, 3);
+        """,
+        "gems": """
+            CREATE TABLE gems (carat DOUBLE, cut VARCHAR, price BIGINT);
+            INSERT INTO gems VALUES (0.3, 'Ideal', 500), (2.1, 'Fair', 9000),
+              (1.2, 'Ideal', 7000), (NULL, 'Good', 100), (0.9, 'Good', 2500);
+        """,
+        "dealer": """
+            CREATE TABLE cars (Manufacturer VARCHAR, Model VARCHAR, Make VARCHAR,
+                               Price DOUBLE, Weight BIGINT);
+            INSERT INTO cars VALUES ('Audi', '90', 'Audi 90', 29.1, 3050),
+              ('Audi', '100', 'Audi 100', 37.7, 3405), ('Buick', 'Roadmaster', 'Buick Roadmaster',
+              23.7, 4105), ('Geo', 'Metro', 'Geo Metro', 8.4, 1695);
+        """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
             INSERT INTO city_sales VALUES
@@ -358,6 +375,33 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "How many full rigged ships are there?",
             "SELECT COUNT(*) FROM vessels WHERE rig = 'FullRigged'",
         ),
+        # a column whose name is not an identifier (R's "Solar.R") is quoted, never parsed
+        ("station", "What is the median solar radiation?", 'SELECT MEDIAN("Solar.R") FROM daily'),
+        (
+            "station",
+            "Average solar radiation by month",
+            'SELECT Month, ROUND(AVG("Solar.R"), 2) FROM daily GROUP BY 1',
+        ),
+        # rows with no name, ranked: the rows themselves, whole (a NULL never ranks first)
+        (
+            "gems",
+            "Show the 2 heaviest gems",
+            "SELECT * FROM gems ORDER BY carat DESC NULLS LAST LIMIT 2",
+        ),
+        (
+            "gems",
+            "Which Ideal gem is the most expensive?",
+            "SELECT * FROM gems WHERE cut = 'Ideal' ORDER BY price DESC LIMIT 1",
+        ),
+        ("gems", "Which gem is the lightest?", "SELECT * FROM gems ORDER BY carat LIMIT 1"),
+        # a column named by its unit is reached by what the unit measures: carat is a weight
+        ("gems", "What is the average weight?", "SELECT ROUND(AVG(carat), 2) FROM gems"),
+        # a car is its make and its model: every label column, not the first one met
+        (
+            "dealer",
+            "What is the heaviest car?",
+            "SELECT Model, Make, MAX(Weight) FROM cars GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 1",
+        ),
         # a list of periods: those periods only, a row for each
         (
             "monthly",
@@ -394,6 +438,8 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
         ("monthly", "Which city had the most sales?", "sales added up"),
         # one table: rows, or distinct values? Counted as values, and said
         ("fleet", "How many home ports are there?", "counted the distinct values of home_port"),
+        # two tables list countries: which one was counted is said
+        ("world", "How many countries are there?", "of codes; stats also has country"),
         # a comparison nothing can meet: the column's range is said (another unit?)
         ("fleet", "How many ships are longer than 5000?", "length_m ranges from 11.20 to 114.50"),
     ],

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..semantic import SemanticModel
-from ..vocabulary import synonyms
+from ..vocabulary import quantities, synonyms, units
 from ..warehouse import Catalog
 from .words import identifier_words, question_tokens, raw_words, split_unit, stem, stems
 
@@ -149,7 +149,14 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
             letters = tuple(w for w in words if len(w) > 1)
             if letters and letters != words:
                 lex.add(letters, target)  # "Solar.R" is what people call "solar"
-            for named in {words, base}:  # "fast" for speed_kn as for speed
+            measured = quantities().get(unit or units().get(col.name.lower(), ""))
+            if measured and measured not in words:
+                # `carat` is a weight, `fare_usd` a price: the quantity names the column
+                quantity = (measured,)
+                lex.add(quantity, target, synonym=True)
+            else:
+                quantity = words
+            for named in {words, base, quantity}:  # "fast" for speed_kn as for speed
                 for i, word in enumerate(named):
                     for other in synonyms().get(word, ()):
                         said = (*named[:i], *other.split(), *named[i + 1 :])

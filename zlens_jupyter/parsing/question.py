@@ -151,6 +151,7 @@ class _Parse:
     named_rows: dict[str, str] = field(default_factory=dict)  # table -> a label value asked of
     shared: bool = False  # "what share / percentage of …"
     compared: list[Target] = field(default_factory=list)  # numeric columns compared
+    guessed_rows: int | None = None  # where a noun the data lacks was read as the rows
 
 
 def parse_question(
@@ -273,6 +274,7 @@ def _parse(
     if entity is not None:
         # "how many cars are made by Toyota" over the one table `mpg`: its rows are the cars.
         (at, end), table = entity
+        p.guessed_rows = at
         spans = sorted([*spans, Span(at, end, (Target("table", table),))], key=lambda s: s.start)
         p.taken.update(range(at, end))
         said = " ".join(stem(t) for t in tokens[at:end])
@@ -301,6 +303,12 @@ def _parse(
         adjective = next((s for s in spans if s.start == after_superlative), None)
         if adjective is not None and _names_number(adjective):
             after_superlative = adjective.end  # "the most expensive cars": the cars
+        while (
+            0 <= after_superlative < len(tokens)
+            and after_superlative in p.taken
+            and not any(s.start == after_superlative for s in spans)
+        ):
+            after_superlative += 1  # "the most expensive Ideal diamonds": past the value
         # "which animal is the heaviest", "who is the oldest baker": the thing ranked.
         first = next(
             (
@@ -446,10 +454,16 @@ def _parse(
         spec.measures = measures
         spec.fact_table = measures[0].table
     for span in group_spans:
-        group = _grouping(p, span, spec.fact_table)
-        if group is None:
+        groups = _grouping(p, span, spec.fact_table)
+        if not groups and _ranks_its_rows(p, span, spec, superlative, limit):
+            # "the 3 heaviest diamonds" on a table with no name column: its rows themselves,
+            # whole, the heaviest first (a row has no label to group it by)
+            spec.listing = True
+            limit = limit or 1
+            continue
+        if not groups:
             return _clarify(f"I can't group by '{_text(tokens, span)}' here.", [])
-        spec.group_by.append(group)
+        spec.group_by.extend(groups)
     rng = spec.time_range
     if rng is not None and rng.each and not spec.listing:
         # "average unemployment in 1990 and 2010": a row for each period named.
@@ -552,7 +566,7 @@ def _parse(
     elif desc is not None:
         spec.order_desc = desc
     spec.limit = limit
-    spec.notes += p.notes
+    spec.notes += p.notes + _counted_in_one_of_many(catalog, spec)
     if shared and not spec.filters and spec.group_by and not spec.listing and limit is None:
         spec.share_of_groups = True  # "what share of all sales does each city account for"
     elif shared:
@@ -1166,6 +1180,52 @@ _CALENDAR_WORDS = frozenset({"year", "quarter", "month", "week", "day", "hour", 
 _FINE_TIME = ("day", "hour", "minute", "date", "time", "timestamp", "datetime")
 
 
+def _ranks_its_rows(
+    p: _Parse, span: Span, spec: QuestionSpec, superlative: bool | None, limit: int | None
+) -> bool:
+    """Whether a ranking names the fact table's own rows and one number of theirs to rank
+    them by: "show the 3 heaviest diamonds" is rows, not a group of them."""
+    if (superlative is None and limit is None) or p.tokens[:1] == ["who"]:
+        return False  # "who bought the cheapest diamond": a row is no one
+    if span.start == p.guessed_rows:
+        return False  # "which mine did the most expensive diamond come from": not a row
+    if not any(t.kind == "table" and t.table == spec.fact_table for t in span.targets):
+        return False
+    if len(spec.measures) != 1 or spec.group_by:
+        return False
+    m = spec.measures[0]
+    return (
+        m.agg in ("max", "min")
+        and m.target is not None
+        and m.target.kind == "column"
+        and m.table == spec.fact_table
+        and is_numeric(m.target.type)
+    )
+
+
+def _counted_in_one_of_many(catalog: Catalog, spec: QuestionSpec) -> list[str]:
+    """A note for distinct values counted in one table when other tables have the column
+    too and nothing in the question ties the count to this one: "how many countries are in
+    the data" over a statistics table and a code list, which need not hold the same ones."""
+    if spec.filters or spec.group_by or spec.time_range or spec.share_of:
+        return []
+    notes = []
+    for m in spec.measures:
+        if m.agg != "count_distinct" or m.target is None or not m.target.column:
+            continue
+        also = [
+            t.name
+            for t in catalog.tables.values()
+            if t.name != m.table and t.column(m.target.column) is not None
+        ]
+        if also:
+            notes.append(
+                f"counted the distinct {m.target.column} of {m.table}; "
+                f"{', '.join(also)} also has {m.target.column}"
+            )
+    return notes
+
+
 def _observation_label(catalog: Catalog, table: str) -> str | None:
     """The label column of a table that records named things over time (a name column and
     day- or hour-level time), whose rows are observations rather than the things."""
@@ -1180,30 +1240,41 @@ def _observation_label(catalog: Catalog, table: str) -> str | None:
     return label if label is not None and timed else None
 
 
-def _grouping(p: _Parse, span: Span, fact_table: str) -> GroupBy | None:
+def _grouping(p: _Parse, span: Span, fact_table: str) -> list[GroupBy]:
+    """What a span groups by: a dimension, a column, or a table's rows by their label.
+
+    A table named for its rows ("which car …") groups by every label column it has: a car is
+    its make and its model, and neither alone is the one to pick (Cars93's `Model` is "90"
+    where its `Make` is "Audi 90")."""
     dim = next((t for t in span.targets if t.kind == "dimension"), None)
     if dim is not None:
-        return GroupBy(
-            dim.table, dim.column, alias=dim.name or "dimension", is_time=dim.type == "date"
-        )
+        return [
+            GroupBy(
+                dim.table, dim.column, alias=dim.name or "dimension", is_time=dim.type == "date"
+            )
+        ]
     column = _pick(span, fact_table, numeric=False, prefer_non_numeric=True)
     if column is not None and column.column:
-        return GroupBy(
-            column.table,
-            column.column,
-            alias=column.column,
-            is_time=is_temporal(column.type)
-            or column.column.lower() in ("year", "month", "day", "week", "quarter", "hour"),
-        )
+        return [
+            GroupBy(
+                column.table,
+                column.column,
+                alias=column.column,
+                is_time=is_temporal(column.type)
+                or column.column.lower() in ("year", "month", "day", "week", "quarter", "hour"),
+            )
+        ]
     table = next((t for t in span.targets if t.kind == "table"), None)
     if table is not None:
         info = p.catalog.table(table.table)
         if info is not None:
-            label = next((c for c in info.columns if c.name.lower() in _ROW_LABELS), None)
-            key = label or next((c for c in info.columns if is_key(c.name)), None)
-            if key is not None:
-                return GroupBy(info.name, key.name, alias=f"{stem(info.name)}_{key.name}")
-    return None
+            labels = [
+                c for c in info.columns if c.name.lower() in _ROW_LABELS and not is_numeric(c.type)
+            ]
+            key = next((c for c in info.columns if is_key(c.name)), None)
+            keys = labels or ([key] if key is not None else [])
+            return [GroupBy(info.name, k.name, alias=f"{stem(info.name)}_{k.name}") for k in keys]
+    return []
 
 
 def _pick(

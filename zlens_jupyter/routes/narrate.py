@@ -93,6 +93,8 @@ def describe(
     if not rows:
         return f"No rows match ({filters})." if filters else "The query returned no rows."
     where = f" ({filters})" if filters else ""
+    if shape == "rows" and order_desc is not None and measure == columns[-1]:
+        return _ranked_rows(result, columns, rows, where, order_desc)
     if shape == "scalar" or (len(rows) == 1 and len(columns) <= 2 and shape != "topn"):
         parts = [
             f"{humanize(c)} has no value" if v is None else f"{humanize(c)} is {fmt(v)}"
@@ -134,10 +136,15 @@ def asked_order(intent: dict[str, Any] | None) -> dict[str, Any]:
     """`describe`'s order_desc and limit from a parsed intent (a QuestionSpec's dict)."""
     intent = intent or {}
     desc, limit = intent.get("order_desc"), intent.get("limit")
-    return {
+    asked = {
         "order_desc": desc if isinstance(desc, bool) else None,
         "limit": limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
     }
+    measures = intent.get("measures") or []
+    target = measures[0].get("target") if intent.get("listing") and measures else None
+    if isinstance(target, dict) and target.get("column"):
+        asked["measure"] = target["column"]  # rows ranked by their own column
+    return asked
 
 
 def _ranking(
@@ -221,6 +228,25 @@ def _listing(result: dict[str, Any], columns: list[str], rows: list[list[Any]], 
     # A cut preview knows only that there are more rows, not how many.
     count = f"The first {total:,} {noun}" if result.get("truncated") else f"{total:,} {noun}"
     return f"{count} of {named}{where}: {shown}{more}."
+
+
+def _ranked_rows(
+    result: dict[str, Any], columns: list[str], rows: list[list[Any]], where: str, desc: bool
+) -> str:
+    """Whole rows ranked by one of their numbers ("the 3 heaviest diamonds"): the number
+    first, then what else tells the row apart."""
+    total = result.get("row_count", len(rows))
+    cell = lambda v: str(v) if isinstance(v, int) and not isinstance(v, bool) else fmt(v)  # noqa: E731
+    shown = "; ".join(
+        f"{fmt(row[-1])} ({' / '.join(cell(v) for v in row[:-1][:3])})"
+        if len(row) > 1
+        else fmt(row[-1])
+        for row in rows[:3]
+    )
+    more = ", …" if len(rows) > 3 else "."
+    noun = "The row" if total == 1 else f"The {total:,} rows"
+    side = "highest" if desc else "lowest"
+    return f"{noun} with the {side} {humanize(columns[-1]).lower()}{where}: {shown}{more}"
 
 
 def _numeric_column(rows: list[list[Any]], i: int) -> bool:

@@ -29,7 +29,7 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
     time = _time_source(spec, catalog, semantic)
 
     for group in spec.group_by:
-        expr = _qualified(group.column or "", group.table)
+        expr = _named(group.column or "", group.table, catalog)
         dims.append(exp.alias_(expr, group.alias or group.column or "group"))
         group_exprs.append(expr)
         tables.append(group.table)
@@ -52,11 +52,11 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
         tables.append(time[0])
 
     measures = [
-        exp.alias_(_share_expr(_measure_expr(m, semantic), part), "percent_of_total")
+        exp.alias_(_share_expr(_measure_expr(m, semantic, catalog), part), "percent_of_total")
         if part
-        else exp.alias_(_group_share_expr(_measure_expr(m, semantic)), "percent_of_total")
+        else exp.alias_(_group_share_expr(_measure_expr(m, semantic, catalog)), "percent_of_total")
         if spec.share_of_groups
-        else exp.alias_(_measure_expr(m, semantic), m.alias)
+        else exp.alias_(_measure_expr(m, semantic, catalog), m.alias)
         for m in spec.measures
     ]
     tables += [m.table for m in spec.measures]
@@ -69,7 +69,7 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
         query = query.where(exp.and_(*where))
     if group_exprs:
         query = query.group_by(*group_exprs)
-    order = _order(spec, dims)
+    order = _row_order(spec, catalog) if spec.listing else _order(spec, dims)
     if order is not None:
         query = query.order_by(*order)
     if spec.limit is not None:
@@ -86,14 +86,26 @@ def _qualified(sql: str, table: str) -> exp.Expr:
     return tree
 
 
-def _measure_expr(m: Measure, semantic: SemanticModel | None) -> exp.Expr:
+def _named(text: str, table: str, catalog: Catalog) -> exp.Expr:
+    """A column of `table` by its exact name, or else a SQL expression over its columns.
+
+    A column is never parsed as SQL: `Solar.R` (R's airquality) would read as column R of a
+    table Solar, and `Price In USD` as an alias; as an identifier it is quoted when it must be.
+    """
+    info = catalog.table(table)
+    if info is not None and any(c.name == text for c in info.columns):
+        return exp.column(text, table=table)
+    return _qualified(text, table)
+
+
+def _measure_expr(m: Measure, semantic: SemanticModel | None, catalog: Catalog) -> exp.Expr:
     if m.target is None:
         return exp.Count(this=exp.Star())
     if m.agg == "metric" and semantic is not None and m.target.name:
         return _qualified(semantic.metric_sql(m.target.name), m.table)
-    inner = _qualified(m.target.column or "", m.table)
+    inner = _named(m.target.column or "", m.table, catalog)
     if m.agg == "metric":
-        return _qualified(f"SUM({m.target.column})", m.table)
+        return exp.Sum(this=inner)
     if m.agg == "count_distinct":
         return exp.Count(this=exp.Distinct(expressions=[inner]))
     if m.agg == "median":
@@ -303,6 +315,16 @@ def _joins(fact: str, tables: list[str], catalog: Catalog) -> list[tuple[str, ex
             joins.append((key.right_table, condition))
             joined.add(key.right_table.lower())
     return joins
+
+
+def _row_order(spec: QuestionSpec, catalog: Catalog) -> list[exp.Expr] | None:
+    """Listed rows ranked by one of their own columns ("the 3 heaviest diamonds"); a row
+    without the number is never ranked first."""
+    if spec.order_desc is None or not spec.measures or spec.measures[0].target is None:
+        return None
+    m = spec.measures[0]
+    column = _named(m.target.column or "", m.table, catalog)
+    return [exp.Ordered(this=column, desc=spec.order_desc, nulls_first=False)]
 
 
 def _order(spec: QuestionSpec, dims: list[exp.Expr]) -> list[exp.Expr] | None:
