@@ -152,7 +152,7 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
             measured = quantities().get(unit or units().get(col.name.lower(), ""))
             if measured and measured not in words:
                 # `carat` is a weight, `fare_usd` a price: the quantity names the column
-                quantity = (measured,)
+                quantity: tuple[str, ...] = (measured,)
                 lex.add(quantity, target, synonym=True)
             else:
                 quantity = words

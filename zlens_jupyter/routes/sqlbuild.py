@@ -320,10 +320,10 @@ def _joins(fact: str, tables: list[str], catalog: Catalog) -> list[tuple[str, ex
 def _row_order(spec: QuestionSpec, catalog: Catalog) -> list[exp.Expr] | None:
     """Listed rows ranked by one of their own columns ("the 3 heaviest diamonds"); a row
     without the number is never ranked first."""
-    if spec.order_desc is None or not spec.measures or spec.measures[0].target is None:
+    target = spec.measures[0].target if spec.measures else None
+    if spec.order_desc is None or target is None:
         return None
-    m = spec.measures[0]
-    column = _named(m.target.column or "", m.table, catalog)
+    column = _named(target.column or "", spec.measures[0].table, catalog)
     return [exp.Ordered(this=column, desc=spec.order_desc, nulls_first=False)]
 
 
