@@ -1,16 +1,18 @@
 """A static picture of an answer's chart, drawn offline, for every place that cannot run
 Vega-Lite: nbconvert's HTML, nbviewer, GitHub, a notebook reopened without its kernel.
 
-`vl-convert-python` renders Vega-Lite with its own embedded engine (no browser, no network);
-the spec already carries its data inline, and no base URL is allowed, so nothing is fetched.
+The shapes answers take (bars, lines, points: see `chart_drawing`) are drawn in well under a
+millisecond by `chart_drawing.draw_svg`, at once. Any other spec (a pie, a hint's bars on a
+time axis) goes to `vl-convert-python`, which renders Vega-Lite with its own embedded engine
+(no browser, no network; the spec carries its data inline and no base URL is allowed, so
+nothing is fetched). That costs 25-35 ms of CPU (Vega's layout and text measurement, even
+for five bars), so `%zlens` starts it on a worker thread as soon as the run returns
+(`draw_soon`), while the panel settles and the run is stored; the answer card then takes the
+finished picture. vl-convert releases the GIL, so the two overlap on a second core.
 SVG rather than PNG: a tenth of the size, and sharp at any zoom.
 
-Drawing costs 25-35 ms of CPU (Vega's layout and text measurement, even for five bars), so
-`%zlens` starts it on a worker thread as soon as the run returns (`draw_soon`), while the
-panel settles and the run is stored; the answer card then takes the finished picture. The
-drawing releases the GIL, so the two overlap on a second core. A picture is a pure function
-of its spec: the last few are kept, so a re-run cell whose result did not change, or a card
-shown twice, draws once.
+A picture is a pure function of its spec: the last few are kept, so a re-run cell whose
+result did not change, or a card shown twice, draws once.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import threading
 from collections import OrderedDict
 from concurrent.futures import Future
 from typing import Any
+
+from .chart_drawing import draw_svg
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +47,12 @@ def chart_svg(spec: dict[str, Any]) -> str | None:
 
 
 def draw_soon(spec: dict[str, Any]) -> None:
-    """Start drawing `spec` on a worker thread; a later `chart_svg(spec)` takes the result."""
+    """Draw `spec` now when it is quick, else start on a worker thread; a later
+    `chart_svg(spec)` takes the result."""
     _, future, mine = _claim(spec)
-    if mine:
+    if mine and (svg := _draw_quickly(spec)) is not None:
+        future.set_result(svg)
+    elif mine:
         threading.Thread(
             target=_draw_into, args=(future, spec), name="zlens-chart", daemon=True
         ).start()
@@ -84,6 +91,19 @@ def _draw_into(future: Future[str | None], spec: dict[str, Any]) -> None:
 
 
 def _draw(spec: dict[str, Any]) -> str | None:
+    svg = _draw_quickly(spec)
+    return svg if svg is not None else _draw_with_vega(spec)
+
+
+def _draw_quickly(spec: dict[str, Any]) -> str | None:
+    try:
+        return draw_svg(spec)
+    except Exception as exc:  # our bug: Vega's engine still draws the chart
+        log.warning("could not draw the chart quickly, drawing it with Vega: %r", exc)
+        return None
+
+
+def _draw_with_vega(spec: dict[str, Any]) -> str | None:
     try:
         import vl_convert
     except ImportError:  # a pinned dependency; only a broken install lacks it
