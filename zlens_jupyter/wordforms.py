@@ -187,3 +187,32 @@ def is_english(word: str) -> bool:
 def is_noun(word: str) -> bool:
     """Whether the English tables read the word as a noun."""
     return "NOUN" in _lemmas(word.lower())
+
+
+@cache
+def verb_root(word: str) -> str | None:
+    """The verb behind a verb form or an agent noun, so "won", "wins" and `winner` meet, and
+    "viewing" and `viewers`: the verb's lemma ("won" -> win, "sold" -> sell), or the verb an
+    -er/-or noun is made from ("winners" -> win, "drivers" -> drive, "visitor" -> visit).
+    None when the word is neither; a noun that is a verb itself ("number", "order") keeps
+    its own meaning.
+
+    >>> verb_root("won"), verb_root("winners"), verb_root("viewing"), verb_root("number")
+    ('win', 'win', 'view', None)
+    """
+    w = word.lower()
+    if len(w) < 3 or not w.isalpha():
+        return None
+    lemmas = _lemmas(w)
+    verb = lemmas.get("VERB")
+    if verb and verb[0] != w and "NOUN" not in lemmas:
+        return str(verb[0])
+    noun = stem(w)
+    if not noun.endswith(("er", "or")) or len(noun) < 5 or "VERB" in _lemmas(noun):
+        return str(verb[0]) if verb and verb[0] != w else None
+    base = noun[:-2]
+    doubled = base[:-1] if len(base) > 2 and base[-1] == base[-2] else None
+    for candidate in (base, f"{base}e", doubled):
+        if candidate and len(candidate) > 2 and "VERB" in _lemmas(candidate):
+            return candidate
+    return None

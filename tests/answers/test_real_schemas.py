@@ -200,6 +200,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Audi', '100', 'Audi 100', 37.7, 3405), ('Buick', 'Roadmaster', 'Buick Roadmaster',
               23.7, 4105), ('Geo', 'Metro', 'Geo Metro', 8.4, 1695);
         """,
+        "contest": """
+            CREATE TABLE episodes (series BIGINT, episode BIGINT, technical_winner BIGINT,
+                                   viewers_28day DOUBLE);
+            INSERT INTO episodes VALUES (1, 1, 2, 2.3), (1, 2, 0, 2.7), (2, 1, 1, 3.9),
+              (2, 2, 3, 4.1);
+        """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
             INSERT INTO city_sales VALUES
@@ -401,6 +407,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "dealer",
             "What is the heaviest car?",
             "SELECT Model, Make, MAX(Weight) FROM cars GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 1",
+        ),
+        # a verb and the noun made from it meet: "wins" for a winner column, "viewing" for
+        # viewers; a number written against a word is read apart ("28-day" for 28day)
+        (
+            "contest",
+            "What is the average number of technical wins?",
+            "SELECT ROUND(AVG(technical_winner), 2) FROM episodes",
+        ),
+        (
+            "contest",
+            "What is the highest 28-day viewing figure?",
+            "SELECT MAX(viewers_28day) FROM episodes",
         ),
         # a list of periods: those periods only, a row for each
         (

@@ -7,12 +7,14 @@ either names something in the data or it stays unresolved and the question is cl
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..semantic import SemanticModel
 from ..vocabulary import quantities, synonyms, units
 from ..warehouse import Catalog
+from ..wordforms import verb_root
 from .words import identifier_words, question_tokens, raw_words, split_unit, stem, stems
 
 NUMERIC_TYPES = (
@@ -70,6 +72,9 @@ class Lexicon:
     unordered: dict[frozenset[str], list[Target]] = field(default_factory=dict)
     # The same for synonyms' phrases ("highway mileage" for MPG.highway), weakest of all.
     unordered_synonyms: dict[frozenset[str], list[Target]] = field(default_factory=dict)
+    # The same phrases with each word's verb ("technical wins" for technical_winner, "viewing"
+    # for viewers): the weakest match, tried only when nothing else names the words.
+    by_verb: dict[tuple[str, ...] | frozenset[str], list[Target]] = field(default_factory=dict)
     longest: int = 1
     # What each bucket holds, as a set: `target not in bucket` on the list was quadratic
     # ("city" names 1,000 columns at 1,000 tables: 8 s of building the lexicon).
@@ -93,6 +98,13 @@ class Lexicon:
         if target not in held:
             held.add(target)
             bucket.append(target)
+        verbs = _verb_key(words)
+        if verbs != key and not synonym:
+            for verb_key in (verbs, frozenset(verbs)) if loose else (verbs,):
+                held = self._held.setdefault((4, verb_key), set())
+                if target not in held:
+                    held.add(target)
+                    self.by_verb.setdefault(verb_key, []).append(target)
         if loose and len(key) > 1 and len(set(key)) == len(key):
             loose_key = frozenset(key)
             kept = self.unordered_synonyms if synonym else self.unordered
@@ -112,7 +124,23 @@ class Lexicon:
             found = self.unordered.get(frozenset(key)) or self.unordered_synonyms.get(
                 frozenset(key), []
             )
+        if not found:
+            verbs = _verb_key(words)
+            found = (
+                self.by_verb.get(verbs)
+                or (self.phrases.get(verbs, []) if verbs != key else [])
+                or self.by_verb.get(frozenset(verbs), [])
+            )
         return found
+
+
+def _digits_apart(words: tuple[str, ...]) -> tuple[str, ...]:
+    """Numbers written against words set apart: ("viewers", "28day") -> viewers 28 day."""
+    return tuple(p for w in words for p in re.findall(r"\d+|\D+", w))
+
+
+def _verb_key(words: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    return tuple(verb_root(w) or s for w, s in zip(words, stems(tuple(words)), strict=True))
 
 
 _TOTAL_WORDS = frozenset({"total", "overall", "all"})
@@ -136,6 +164,9 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
             target = Target("column", table.name, col.name, type=col.type, unit=unit or "")
             words = identifier_words(col.name)
             lex.add(words, target)
+            apart = _digits_apart(words)
+            if apart != words:
+                lex.add(apart, target)  # "28-day viewers" for viewers_28day
             joined = raw_words(col.name)
             if joined != words:
                 lex.add(joined, target, loose=False)  # "homeworld" as written, not only split
