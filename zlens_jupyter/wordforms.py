@@ -47,7 +47,7 @@ _NOT_LEMMAS = frozenset({"datum", "medium", "criterion"})
 def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
     """`_read_lemmas(word)`, kept on disk between processes (`disk_memo`): a `zlens ask`
     process then reads the few hundred words it looks up instead of the tables (~60 ms)."""
-    code = _lemma_code()
+    code = lemma_code()
     known = disk_memo.recall("lemmas", code, word)
     if known is not None:
         return {pos: tuple(forms) for pos, forms in json.loads(known).items()}
@@ -57,7 +57,8 @@ def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
 
 
 @cache
-def _lemma_code() -> str:
+def lemma_code() -> str:
+    """The memo key of what `stem` answers from: this file and lemminflect's table."""
     package = importlib.util.find_spec("lemminflect")
     folders = list(package.submodule_search_locations or []) if package else []
     table = str(Path(folders[0]) / "resources" / "lemma_lu.csv.gz") if folders else None

@@ -8,16 +8,21 @@ also matched by its own pieces.
 
 from __future__ import annotations
 
+import json
 import re
+import sys
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
+from zlens_jupyter import disk_memo, vocabulary
 from zlens_jupyter.vocabulary import abbreviations, value_synonyms
 from zlens_jupyter.warehouse.catalog import ColumnValues
 from zlens_jupyter.warehouse.models import Catalog, ValueMatch
 from zlens_jupyter.warehouse.stopwords import stopwords
-from zlens_jupyter.wordforms import adjective_base, stem, value_forms
+from zlens_jupyter.wordforms import adjective_base, lemma_code, stem, value_forms
 
 MAX_PHRASE_WORDS = 6
 # A column of at most this many values holds codes ("herbi", "carni"), which a whole word of
@@ -149,25 +154,12 @@ class ValueIndex:
     def _index(self) -> None:
         with self._indexing:  # emptied only once indexed: a second prober waits here
             pending = self._pending[:]
-            self._add(pending)
+            for table, found in zip(
+                (self._by_phrase, self._by_form, self._codes), _indexed(pending), strict=True
+            ):
+                for phrase, hits in found.items():
+                    table.setdefault(phrase, []).extend(hits)
             del self._pending[: len(pending)]
-
-    def _add(self, pending: list[ColumnValues]) -> None:
-        for column in pending:
-            for value in column.values:
-                phrase = _normalize(value)
-                if phrase and len(phrase.split()) <= MAX_PHRASE_WORDS:
-                    hit = (column.table, column.column, value)
-                    self._by_phrase.setdefault(phrase, []).append(hit)
-                    if len(column.values) <= _CODE_COLUMN_LIMIT:
-                        self._codes.setdefault(phrase, []).append(hit)
-                    form = _form(phrase)
-                    if form != phrase:
-                        self._by_form.setdefault(form, []).append(hit)
-                    spelled = _spelled_out(value)
-                    if spelled and spelled != phrase:
-                        # "AsstProf" is what people call an "assistant professor"
-                        self._by_form.setdefault(_form(spelled), []).append(hit)
 
     def probe(self, question: str, catalog: Catalog) -> list[ValueMatch]:
         """Value matches in question order; within one phrase, by table then column."""
@@ -237,6 +229,80 @@ class ValueIndex:
         if size == 1:
             hits = [hit for hit in hits if _could_be_value(word, hit[2])]
         return [ValueMatch(word, table, column, value) for table, column, value in hits]
+
+
+_Tables = tuple[dict[str, list[int]], dict[str, list[int]], dict[str, list[int]]]
+
+
+def _indexed(columns: list[ColumnValues]) -> tuple[dict[str, list[tuple[str, str, str]]], ...]:
+    """The index of `columns` (by phrase, by form, codes), each hit (table, column, value).
+
+    Built once and then read back by later processes (`disk_memo`): every `zlens ask` that
+    probes (a certified question does too) would otherwise find every value's dictionary
+    forms again (~15-20 ms on the sample's 3,000 values; JSON reads back in ~3 ms). The memo
+    is keyed by the values themselves and by the code and word lists that index them, so a
+    changed database, vocabulary or version indexes afresh; one file per set of values (they
+    can be megabytes, and no process should read another database's)."""
+    flat = [(c.table, c.column, v) for c in columns for v in c.values]
+    values = disk_memo.input_key([[c.table, c.column, c.values] for c in columns])
+    kind, code = f"value-index-{values[:20]}", _index_code()
+    known = disk_memo.recall(kind, code, values)
+    if known is not None:
+        try:
+            return _hits(json.loads(known), flat)
+        except (ValueError, TypeError, IndexError, AttributeError):
+            pass  # not what this code writes: index afresh
+    tables = _build(columns)
+    disk_memo.remember(kind, code, values, json.dumps(tables))
+    return _hits(tables, flat)
+
+
+def _hits(
+    tables: _Tables, flat: list[tuple[str, str, str]]
+) -> tuple[dict[str, list[tuple[str, str, str]]], ...]:
+    by_phrase, by_form, codes = tables
+    return tuple(
+        {str(k): [flat[n] for n in ns] for k, ns in found.items()}
+        for found in (by_phrase, by_form, codes)
+    )
+
+
+@cache
+def _index_code() -> str:
+    # Python's version too: `\w` and lower() follow its Unicode tables.
+    return disk_memo.code_key(
+        sys.version,
+        lemma_code(),
+        files=(
+            __file__,
+            vocabulary.__file__,
+            str(Path(vocabulary.__file__).with_name("vocabulary.yml")),
+        ),
+    )
+
+
+def _build(columns: list[ColumnValues]) -> _Tables:
+    """The index with each hit as its position among all the columns' values."""
+    by_phrase: dict[str, list[int]] = {}
+    by_form: dict[str, list[int]] = {}
+    codes: dict[str, list[int]] = {}
+    n = -1
+    for column in columns:
+        for value in column.values:
+            n += 1
+            phrase = _normalize(value)
+            if phrase and len(phrase.split()) <= MAX_PHRASE_WORDS:
+                by_phrase.setdefault(phrase, []).append(n)
+                if len(column.values) <= _CODE_COLUMN_LIMIT:
+                    codes.setdefault(phrase, []).append(n)
+                form = _form(phrase)
+                if form != phrase:
+                    by_form.setdefault(form, []).append(n)
+                spelled = _spelled_out(value)
+                if spelled and spelled != phrase:
+                    # "AsstProf" is what people call an "assistant professor"
+                    by_form.setdefault(_form(spelled), []).append(n)
+    return by_phrase, by_form, codes
 
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")

@@ -10,12 +10,16 @@ connect never samples a view that would not.
 from __future__ import annotations
 
 import functools
+import json
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import duckdb
 
+from zlens_jupyter import disk_memo
 from zlens_jupyter.errors import GuardrailViolation, QueryError, ZLensError
 from zlens_jupyter.warehouse.guard import SQLGuardViolation, guard_read_only, serialized_tree
 
@@ -36,30 +40,48 @@ class StoredViews:
     _verdicts: dict[tuple[str, tuple[str, ...]], str | None] = field(default_factory=dict)
 
     @classmethod
-    def read(cls, connection: duckdb.DuckDBPyConnection) -> StoredViews:
+    def read(cls, connection: duckdb.DuckDBPyConnection, held: Path | None = None) -> StoredViews:
+        """The views, types and macros of the database `connection` is on.
+
+        `held`: the database file, when `connection` holds it read-only (no one can change it
+        meanwhile). Its types and macros are then remembered between processes (`disk_memo`):
+        listing macros means DuckDB listing every function it has (~15 ms of each `zlens
+        ask`). The memo is keyed by the file as it is on disk (`file_identity`) and DuckDB's
+        version, so a changed file is listed afresh. Views are read every time: one cheap
+        query, and their SQL is the database's, not the cache's, to keep."""
         # No function calls in these queries (names are lower-cased here, in Python): the
         # database may define a macro that shadows a built-in such as lower().
+        identity = file_identity(held) if held is not None else None
+        known = _recall_macros(identity) if identity else None
         cursor = connection.cursor()
         try:
             rows = cursor.execute(
                 "SELECT view_name, sql FROM duckdb_views() WHERE NOT internal"
             ).fetchall()
-            types = cursor.execute(
-                "SELECT type_name FROM duckdb_types() WHERE NOT internal"
-            ).fetchall()
-            functions = cursor.execute(
-                "SELECT function_name FROM duckdb_functions() WHERE NOT internal"
-            ).fetchall()
+            if known is not None:
+                types, functions = known
+            else:
+                types = [
+                    str(t)
+                    for (t,) in cursor.execute(
+                        "SELECT type_name FROM duckdb_types() WHERE NOT internal"
+                    ).fetchall()
+                ]
+                functions = [
+                    str(f).lower()
+                    for (f,) in cursor.execute(
+                        "SELECT function_name FROM duckdb_functions() WHERE NOT internal"
+                    ).fetchall()
+                ]
+                if identity:
+                    both = [sorted(set(types)), sorted(set(functions))]
+                    disk_memo.remember("macros", _macros_code(), identity, json.dumps(both))
         finally:
             cursor.close()
         by_name: dict[str, list[str]] = {}
         for name, sql in rows:
             by_name.setdefault(str(name).lower(), []).append(str(sql or ""))
-        return cls(
-            by_name,
-            tuple(sorted({str(t) for (t,) in types})),
-            frozenset(str(f).lower() for (f,) in functions),
-        )
+        return cls(by_name, tuple(sorted(set(types))), frozenset(functions))
 
     def check(self, statement: str, sources: Iterable[str]) -> None:
         """Raise SQLGuardViolation [view] when `statement` names a view that reads what agent
@@ -123,6 +145,47 @@ class StoredViews:
                 f"{where} calls {', '.join(f + '()' for f in mine)}, defined in this database "
                 "(a macro whose body the guard cannot see; it may shadow a built-in)",
             )
+
+
+def file_identity(path: Path) -> str | None:
+    """A key that changes whenever the DuckDB file at `path` does, or None when it cannot be
+    stat'ed: its path, inode, size, modification and change times (the change time no one
+    can set back: a file put back with its old modification time still differs), and the
+    same of the write-ahead log a writer left behind (changes not yet checkpointed into the
+    file, which opening it replays).
+
+    Stat only, never opened: closing any descriptor of a file drops every POSIX lock this
+    process holds on it, and DuckDB's lock is what keeps writers out while we read it."""
+
+    def identity(name: str) -> list[int] | None:
+        try:
+            stat = os.stat(name)
+        except FileNotFoundError:
+            return None
+        return [stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
+
+    try:
+        main = identity(str(path))
+        log = identity(f"{path}.wal")
+        return disk_memo.input_key(str(path.resolve()), main, log) if main else None
+    except OSError:
+        return None
+
+
+def _recall_macros(identity: str) -> tuple[list[str], list[str]] | None:
+    known = disk_memo.recall("macros", _macros_code(), identity)
+    try:
+        types, functions = json.loads(known) if known else (None, None)
+    except (ValueError, TypeError):
+        return None  # not what this code writes: list them afresh
+    if not isinstance(types, list) or not isinstance(functions, list):
+        return None
+    return [str(t) for t in types], [str(f) for f in functions]
+
+
+@functools.cache
+def _macros_code() -> str:
+    return disk_memo.code_key(duckdb.__version__, files=(__file__,))
 
 
 def view_body(create_sql: str) -> str:

@@ -490,7 +490,7 @@ class Warehouse:
             return StoredViews.read(connection)
         with self._lock:
             if self._views is None:
-                self._views = StoredViews.read(connection)
+                self._views = StoredViews.read(connection, held=self._database)
             return self._views
 
     def guard(self, sql: str) -> str:
