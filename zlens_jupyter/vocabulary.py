@@ -7,14 +7,13 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
-import yaml
+from zlens_jupyter.yaml_text import load_yaml
 
 
 @cache
 def _data() -> dict[str, object]:
     text = (resources.files("zlens_jupyter") / "vocabulary.yml").read_text(encoding="utf-8")
-    # libyaml's loader when built in (10x faster than the pure-Python one; same data)
-    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    data = load_yaml(text)  # parsed once, then read back as JSON (see yaml_text)
     assert isinstance(data, dict)
     return data
 

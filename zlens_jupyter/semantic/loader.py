@@ -10,8 +10,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from zlens_jupyter.errors import UserError
 from zlens_jupyter.inputs import MAX_SEMANTIC_BYTES, read_text_file
 from zlens_jupyter.semantic.matching import normalize_phrase
@@ -25,6 +23,7 @@ from zlens_jupyter.semantic.model import (
     SemanticModel,
     TimeHierarchy,
 )
+from zlens_jupyter.yaml_text import load_yaml, yaml_error
 
 SEMANTIC_FOLDER = "semantic"
 _TOP_LEVEL_KEYS = ("metrics", "dimensions", "relationships", "time")
@@ -43,9 +42,6 @@ _RELATIONSHIP_KEYS = ("from", "to")
 _TIME_KEYS = ("column", "grains")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _QUALIFIED_COLUMN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$")
-
-
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when there: 20x faster
 
 
 def load_semantic(project_dir: str | Path) -> SemanticModel:
@@ -69,13 +65,13 @@ def _parse_file(path: Path, label: str) -> SemanticModel:
     # MAX_SEMANTIC_BYTES, UTF-8: each refused in one line, never read.
     text = read_text_file(path, max_bytes=MAX_SEMANTIC_BYTES, what="semantic YAML", label=label)
     try:
-        data = yaml.load(text, Loader=_LOADER)  # a safe loader (CSafeLoader or SafeLoader)
+        data = load_yaml(text)  # a safe loader; parsed once, then read back (see yaml_text)
     except RecursionError:
         raise UserError(
             f"{label}: nested too deeply to be a semantic model (lists or mappings inside "
             "each other thousands of levels down)"
         ) from None
-    except yaml.YAMLError as exc:
+    except yaml_error() as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc)
