@@ -184,9 +184,10 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Bronco', '4WD', 80.0, 3, 150.0), ('Coupe', 'RWD', 55.0, 8, 90.0);
         """,
         "station": """
-            CREATE TABLE daily ("Solar.R" DOUBLE, Ozone DOUBLE, Month BIGINT, Day BIGINT);
-            INSERT INTO daily VALUES (190, 41, 5, 1), (118, 36, 5, 2), (149, 12, 6, 1),
-              (313, 18, 6, 2), (NULL, 28, 6, 3);
+            CREATE TABLE daily ("Solar.R" DOUBLE, Ozone DOUBLE, Temp BIGINT, Month BIGINT,
+                                Day BIGINT);
+            INSERT INTO daily VALUES (190, 41, 67, 5, 1), (118, 36, 88, 5, 2),
+              (149, 12, 90, 6, 1), (313, 18, 72, 6, 2), (NULL, 28, 86, 6, 3);
         """,
         "gems": """
             CREATE TABLE gems (carat DOUBLE, cut VARCHAR, price BIGINT);
@@ -420,6 +421,32 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "What is the highest 28-day viewing figure?",
             "SELECT MAX(viewers_28day) FROM episodes",
         ),
+        # "<yes/no column> rate": the share of yes, within the rows the other filters keep
+        (
+            "fleet",
+            "What is the wreck rate of London ships?",
+            "SELECT ROUND(100.0 * COUNT(*) FILTER (wrecked = 'yes') / COUNT(*), 2) FROM vessels "
+            "WHERE home_port = 'London'",
+        ),
+        (
+            "fleet",
+            "Wreck rate by rig",
+            "SELECT rig, ROUND(100.0 * COUNT(*) FILTER (wrecked = 'yes') / COUNT(*), 2) "
+            "FROM vessels GROUP BY 1",
+        ),
+        (
+            "fleet",
+            "What percentage of clippers were wrecked?",
+            "SELECT ROUND(100.0 * COUNT(*) FILTER (wrecked = 'yes') / COUNT(*), 2) FROM vessels "
+            "WHERE ship_type = 'clipper'",
+        ),
+        # a unit after the number says the column when the noun before it is a calendar
+        # part: days are not measured in degrees
+        (
+            "station",
+            "What percentage of days were above 85 degrees?",
+            "SELECT ROUND(100.0 * COUNT(*) FILTER (Temp > 85) / COUNT(*), 2) FROM daily",
+        ),
         # a list of periods: those periods only, a row for each
         (
             "monthly",
@@ -460,6 +487,8 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
         ("world", "How many countries are there?", "of codes; stats also has country"),
         # a comparison nothing can meet: the column's range is said (another unit?)
         ("fleet", "How many ships are longer than 5000?", "length_m ranges from 11.20 to 114.50"),
+        # "days above 85 degrees": the days are the rows, degrees a temperature; said
+        ("station", "What percentage of days were above 85 degrees?", "'degrees' read as Temp"),
     ],
 )
 def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(

@@ -20,6 +20,8 @@ from zlens_jupyter.wordforms import verb_root
         ("drivers", "drive"),  # ... with its final e dropped
         ("sold", "sell"),
         ("visitor", "visit"),  # -or as well as -er
+        ("survival", "survive"),  # a noun in -al
+        ("arrival", "arrive"),
     ],
 )
 def test_a_verb_form_or_an_agent_noun_reaches_its_verb(word: str, root: str) -> None:
@@ -29,7 +31,10 @@ def test_a_verb_form_or_an_agent_noun_reaches_its_verb(word: str, root: str) -> 
 @pytest.mark.parametrize(
     "word",
     # a noun that is a verb itself keeps its meaning; nouns with no verb in them have none
-    ["number", "order", "water", "customer", "passenger", "sales", "flights", "departure"],
+    [
+        *("number", "order", "water", "customer", "passenger", "sales", "flights"),
+        *("departure", "several", "original", "animal", "capital", "interval"),
+    ],
 )
 def test_a_word_that_is_no_verb_form_has_no_root(word: str) -> None:
     assert verb_root(word) in (None, word)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..semantic import SemanticModel
-from ..vocabulary import units
+from ..vocabulary import quantities, units
 from ..warehouse import Catalog, TableInfo, ValueMatch
 from ..wordforms import adjective_base, is_noun, value_forms
 from .frame import EXCLUSIONS, read_frame
@@ -152,6 +152,7 @@ class _Parse:
     shared: bool = False  # "what share / percentage of …"
     compared: list[Target] = field(default_factory=list)  # numeric columns compared
     guessed_rows: int | None = None  # where a noun the data lacks was read as the rows
+    rate_of: list[str] = field(default_factory=list)  # tables of a yes/no "… rate"
 
 
 def parse_question(
@@ -190,7 +191,11 @@ def _parse(
     p = _Parse(tokens, set(), catalog, semantic)
     # "what percentage / share / proportion of …": the filters pick a part of the whole.
     shared = [i for i, t in enumerate(tokens) if t in _SHARE_WORDS]
+    # "survival rate": the share of the rows where `survived` is yes, of its table's rows
+    rates = _rates_of_yes(tokens, lexicon, catalog)
+    shared += [i for i, _ in rates]
     p.taken.update(shared)
+    p.rate_of = [table for _, table in rates]
     p.shared = bool(shared)
     spec = QuestionSpec()
     spec.time_range = find_period_list(tokens, p.taken) or find_time_range(tokens, p.taken)
@@ -356,6 +361,20 @@ def _parse(
         # "top 5 counties by population density": what follows "by" is a number to rank by
         group_spans = [s for s in group_spans if not _ranks_by(s)] or group_spans
     comparison_spans = {c.op_start: _compared_span(spans, c) for c in comparisons}
+    unit_read: set[Span] = set()
+    for c in comparisons:
+        named = comparison_spans[c.op_start]
+        if named is not None and _names_calendar(named) and _unit_after(tokens, c):
+            # "days above 85 degrees": a count of days is not measured in degrees; the
+            # column the unit measures, when one column does, and said; else asked
+            quantity = quantities().get(_unit_after(tokens, c) or "", "")
+            found = [t for t in lexicon.lookup([quantity]) if _names_number(Span(0, 1, (t,)))]
+            if len(found) != 1:
+                comparison_spans[c.op_start] = None
+                continue
+            comparison_spans[c.op_start] = Span(named.start, named.end, (found[0],))
+            p.notes.append(f"'{tokens[c.value_end]}' read as {found[0].column}")
+            unit_read.add(named)  # "days" says what the rows are, not a number to add up
     p.compared = [
         t
         for s in comparison_spans.values()
@@ -375,6 +394,7 @@ def _parse(
             # names is what is compared, and the cars are counted
             comparison_spans[op_start] = others[0]
     used = set(group_spans) | {s for s in comparison_spans.values() if s is not None}
+    used |= unit_read
     used |= set(missing)
     used |= {span for span, _ in numbered}
     # A word after the number that is not the compared column is its unit ("60 minutes"),
@@ -576,7 +596,14 @@ def _parse(
                 "'what percentage of orders are from the web channel'.",
                 [],
             )
-        spec.share_of, spec.filters = spec.filters, []
+        conditions = [f for f in spec.filters if any(f is y for y in yes_filters.values())]
+        if conditions and len(conditions) < len(spec.filters):
+            # "the survival rate of women", "what percentage of women survived": the yes/no
+            # condition is the part, the other filters pick the rows it is a part of.
+            spec.share_of = conditions
+            spec.filters = [f for f in spec.filters if not any(f is c for c in conditions)]
+        else:
+            spec.share_of, spec.filters = spec.filters, []
     return ParseResult(spec=spec)
 
 
@@ -889,6 +916,11 @@ def _measures(
         distinct = Target("column", name, observed, type="VARCHAR")
         measures[at] = Measure("count_distinct", name, distinct, alias=f"distinct_{observed}")
         p.notes.append(f"{name} counted by distinct {observed} (each row is one observation)")
+    if not measures and p.rate_of:
+        return [Measure("count", p.rate_of[0], None, alias=f"{stem(p.rate_of[0])}_count")]
+    if not measures and p.shared and near is not None:
+        # "what percentage of clippers were wrecked": a share of the rows the values keep
+        return [Measure("count", near, None, alias=f"{stem(near)}_count")]
     if not measures:
         counted = next((a for a in aggs if a[2] == "count"), None)
         tables = [t.table for s in spans for t in s.targets if t.kind == "table"]
@@ -1418,6 +1450,12 @@ def _names_with_aggregate_words(
     return out, kept
 
 
+def _unit_after(tokens: list[str], comparison: Comparison) -> str | None:
+    """The unit right after a comparison's number, as answers show it ("degrees" -> °)."""
+    at = comparison.value_end
+    return units().get(tokens[at]) if 0 <= at < len(tokens) else None
+
+
 def _names_calendar(span: Span) -> bool:
     columns = [t for t in span.targets if t.kind == "column"]
     return bool(columns) and all((t.column or "").lower() in _CALENDAR_WORDS for t in columns)
@@ -1486,6 +1524,25 @@ def _words_between(tokens: list[str], aggs: list[tuple[int, int, str]], span: Sp
 
 
 _YES_NO = {"yes": "no", "y": "n", "true": "false"}  # stored pairs, the yes first
+
+
+def _rates_of_yes(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> list[tuple[int, str]]:
+    """Where "rate" follows the name of a yes/no column: "survival rate" is the share of the
+    rows where `survived` is yes, as "what percentage survived" is."""
+    found = []
+    for i in range(1, len(tokens)):
+        if tokens[i] != "rate":
+            continue
+        for target in lexicon.lookup(tokens[i - 1 : i]):
+            info = catalog.table(target.table) if target.kind == "column" else None
+            stored = info.column(target.column or "") if info is not None else None
+            values = {v.lower() for v in stored.distinct_values} if stored is not None else set()
+            if any(values == {y, n} for y, n in _YES_NO.items()) or (
+                stored is not None and stored.type.upper() == "BOOLEAN"
+            ):
+                found.append((i, target.table))
+                break
+    return found
 
 
 def _yes_no_filters(

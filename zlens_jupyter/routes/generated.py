@@ -232,7 +232,9 @@ def filter_phrase(spec: QuestionSpec | None) -> str:
     if spec.time_range is not None:
         parts.append(spec.time_range.said)
     shared = [f"{f.label or f.column} {f.op} {fmt(f.value)}" for f in spec.share_of]
-    if shared:  # "Percent of total is 38.55 (share where vore = herbi)"
+    if shared and parts:  # "share where survived = yes, of the rows where sex = female"
+        parts = [f"share where {' and '.join(shared)}, of the rows where {parts[0]}", *parts[1:]]
+    elif shared:  # "Percent of total is 38.55 (share where vore = herbi)"
         parts.insert(0, "share where " + " and ".join(shared))
     if spec.share_of_groups:  # each group's percentage of the whole
         parts.insert(0, "each group's share of the total")
