@@ -108,6 +108,27 @@ def test_compact_run_keeps_the_schema_names(escalated_run):
     assert compact["steps"][1]["repairs"] == 1
 
 
+def test_compact_run_of_a_record_leaves_the_record_as_it_was(escalated_run):
+    """`%zlens` serializes the run once and shares the record with the chart and summary."""
+    full = escalated_run.to_dict()
+    before = json.dumps(full, sort_keys=True)
+    compact = compact_run(full)
+    assert json.dumps(full, sort_keys=True) == before
+    assert compact == compact_run(escalated_run)
+    assert all("evidence" not in e for s in compact["steps"] for a in s["attempts"]
+               for e in a["evaluations"])  # fmt: skip
+
+
+def test_the_view_gets_the_panel_bundle_and_one_class_serves_every_panel():
+    first, second = RunPanel("q"), RunPanel("r")
+    assert type(first) is RunPanel and type(second) is RunPanel
+    state = first.get_state()
+    assert state["_esm"] == widget_module.PANEL_JS.read_text(encoding="utf-8")
+    assert state["_anywidget_id"] == "zlens_jupyter.notebook.widget.RunPanel"
+    first.close()
+    second.close()
+
+
 def test_a_missing_bundle_says_how_to_fix_it(monkeypatch, tmp_path):
     monkeypatch.setattr(widget_module, "PANEL_JS", tmp_path / "panel.js")
     with pytest.raises(ConfigError, match=r"pip install -e \."):

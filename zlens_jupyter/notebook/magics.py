@@ -176,10 +176,11 @@ class ZLensMagics(Magics):
                     self._settle_panel(panel, panel_handle, None, exc)
                 raise
             result = answer_run(result)  # displays as its answer card
-            start_chart(result)  # its picture is drawn while the panel settles
+            data = result.to_dict()  # once, for the chart, the panel and its summary
+            start_chart(data)  # its picture is drawn while the panel settles
             if panel is not None:
-                panel.finish(result)
-                self._settle_panel(panel, panel_handle, result)
+                panel.finish(result, data)
+                self._settle_panel(panel, panel_handle, data)
             self.history.append(result)
             if result.provenance.get("not_stored"):  # never silent: a visible line
                 print(f"zlens: {result.provenance['not_stored']}", file=sys.stderr)
@@ -223,7 +224,10 @@ class ZLensMagics(Magics):
 
     @staticmethod
     def _settle_panel(
-        panel: Any, handle: Any, run: AgentRun | None, error: BaseException | None = None
+        panel: Any,
+        handle: Any,
+        run: AgentRun | dict[str, Any] | None,
+        error: BaseException | None = None,
     ) -> None:
         """The run ended: its live panel becomes the static one-line summary (which needs no
         widget state to reopen), and the widget is closed: nothing is left to Stop."""

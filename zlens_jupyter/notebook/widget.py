@@ -68,6 +68,10 @@ def orb_for_event(event_type: str, status: str | None = None) -> tuple[str, str 
 class RunPanel(anywidget.AnyWidget):
     """The run panel widget. Thread-safe: `on_event` may be called from a worker thread."""
 
+    # anywidget adds `_esm` and `_anywidget_id` to each instance (`add_traits`), which builds
+    # a new class per panel: ~0.5 ms of every `%zlens`. Declared here, they are set instead.
+    _esm = traitlets.Unicode("").tag(sync=True)
+    _anywidget_id = traitlets.Unicode("").tag(sync=True)
     _panel_id = traitlets.Unicode("").tag(sync=True)
     question = traitlets.Unicode("").tag(sync=True)
     orb = traitlets.Unicode("idle").tag(sync=True)
@@ -87,11 +91,11 @@ class RunPanel(anywidget.AnyWidget):
     def __init__(
         self, question: str = "", *, budget: Budget | dict[str, Any] | None = None, **kwargs: Any
     ) -> None:
-        # Read the bundle here rather than at class creation, so a build that happens after
-        # import is picked up and a missing build fails with a fix, not a broken view.
-        self._esm = _panel_source()
         budget_dict = budget.to_dict() if isinstance(budget, Budget) else dict(budget or {})
         super().__init__(
+            # Read the bundle here rather than at class creation, so a build that happens
+            # after import is picked up and a missing build fails with a fix, not a broken view.
+            _esm=_panel_source(),
             question=question,
             budget=budget_dict or Budget().to_dict(),
             _panel_id=uuid.uuid4().hex,
@@ -103,6 +107,16 @@ class RunPanel(anywidget.AnyWidget):
         self.stop_requested = False
         self.stop_errors: list[str] = []
         self.on_msg(self._handle_message)
+
+    @traitlets.default("_anywidget_id")
+    def _default_anywidget_id(self) -> str:
+        return f"{type(self).__module__}.{type(self).__name__}"  # what anywidget would set
+
+    def add_traits(self, **traits: Any) -> None:
+        """Add only the traits this class does not declare (see `_esm` above)."""
+        missing = {name: trait for name, trait in traits.items() if not self.has_trait(name)}
+        if missing:
+            super().add_traits(**missing)
 
     # -- the engine's side --------------------------------------------------------------------
 
@@ -120,11 +134,13 @@ class RunPanel(anywidget.AnyWidget):
             if phase is not None and phase != self.phase:
                 self.phase = phase
 
-    def finish(self, run: AgentRun) -> None:
-        """Show the finished run; it is kept in widget state, so a saved notebook shows it."""
+    def finish(self, run: AgentRun, data: dict[str, Any] | None = None) -> None:
+        """Show the finished run; it is kept in widget state, so a saved notebook shows it.
+        `data` is `run.to_dict()` when the caller has it already (read, never changed)."""
+        data = run.to_dict() if data is None else data
         self.stoppable = False
-        self.budget = run.budget.to_dict()
-        self.final_run = compact_run(run)
+        self.budget = data["budget"]
+        self.final_run = compact_run(data)
         self.orb = orb_of_status(run.status)
         if self.orb != "cancelled":
             self.phase = "done"
@@ -224,23 +240,28 @@ def _slim(value: Any, depth: int = 0) -> Any:
     return value
 
 
-def compact_run(run: AgentRun) -> dict[str, Any]:
+_BULKY_ATTEMPT_KEYS = frozenset({"result", "raw_model_output", "parsed_intent", "provenance"})
+
+
+def compact_run(run: AgentRun | dict[str, Any]) -> dict[str, Any]:
     """The run record minus its bulky parts: result rows, raw model output, event payloads.
 
     Same schema as `AgentRun.to_dict()` (fields removed, never renamed), plus `insert`: the
-    cell sources the panel's Insert buttons use.
+    cell sources the panel's Insert buttons use. A record passed in is copied where it is
+    cut, never changed.
     """
-    data = run.to_dict()
+    full = run.to_dict() if isinstance(run, AgentRun) else run
+    data = dict(full)
     # The cell sources read the whole record: taken before its bulky parts are cut.
-    insert = {"dql": dql_draft_source(data), "sql": sql_cell_source(data)}
+    insert = {"dql": dql_draft_source(full), "sql": sql_cell_source(full)}
     if data.get("result"):
         data["result"] = {k: v for k, v in data["result"].items() if k != "rows"}
-    for step in data.get("steps", []):
-        for attempt in step.get("attempts", []):
-            for key in ("result", "raw_model_output", "parsed_intent", "provenance"):
-                attempt.pop(key, None)
-            for evaluation in attempt.get("evaluations", []):
-                evaluation.pop("evidence", None)
+    data["steps"] = [
+        {**step, "attempts": [_compact_attempt(a) for a in step["attempts"]]}
+        if "attempts" in step
+        else step
+        for step in data.get("steps", [])
+    ]
     data["events"] = [
         {k: v for k, v in ev.items() if k != "payload"}
         for ev in data.get("events", [])[-_MAX_FINAL_EVENTS:]
@@ -251,6 +272,15 @@ def compact_run(run: AgentRun) -> dict[str, Any]:
     ]
     data["insert"] = insert
     return data
+
+
+def _compact_attempt(attempt: dict[str, Any]) -> dict[str, Any]:
+    kept = {k: v for k, v in attempt.items() if k not in _BULKY_ATTEMPT_KEYS}
+    if "evaluations" in kept:
+        kept["evaluations"] = [
+            {k: v for k, v in e.items() if k != "evidence"} for e in kept["evaluations"]
+        ]
+    return kept
 
 
 __all__ = ["PANEL_JS", "RunPanel", "compact_run", "orb_for_event", "slim_event"]
