@@ -243,3 +243,18 @@ def test_a_kernel_interrupt_during_a_query_is_a_keyboard_interrupt() -> None:
     with pytest.raises(KeyboardInterrupt):
         threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
         warehouse.preview("SELECT count(*) FROM range(100000000000) AS a", timeout_s=120)
+
+
+def test_the_one_statement_check_remembers_only_what_passed() -> None:
+    from zlens_jupyter.warehouse.preview import _one_statement, wrap_with_limit
+
+    cursor = duckdb.connect()
+    one = wrap_with_limit("SELECT 42 AS answer", 10)
+    two = "SELECT 1; SELECT 2"
+    assert _one_statement(cursor, one) and _one_statement(cursor, one)
+    assert not _one_statement(cursor, two) and not _one_statement(cursor, two)
+    closed = duckdb.connect()
+    closed.close()
+    assert _one_statement(closed, one)  # remembered: DuckDB is not asked again
+    with pytest.raises(duckdb.Error):
+        _one_statement(closed, two)  # a failing text is asked about every time
