@@ -20,13 +20,28 @@ _SCALARS = (str, int, float, bool, type(None))
 
 
 def to_jsonable(value: Any) -> Any:
-    """Turn records, enums and containers into plain JSON values."""
+    """Turn records, enums and containers into plain JSON values.
+
+    Every run is serialized several times (checkpoint, store, panel, card), so this is hot:
+    scalars are kept inline, without a call each, and plain dicts and lists are recognised
+    by their exact type before anything slower is asked."""
     kind: Any = type(value)
     if kind in _SCALARS:
         return value
+    if kind is dict:
+        return {
+            (k if type(k) is str else str(k)): (v if type(v) in _SCALARS else to_jsonable(v))
+            for k, v in value.items()
+        }
+    if kind is list:
+        return [v if type(v) in _SCALARS else to_jsonable(v) for v in value]
     names = _field_names(kind)
     if names:
-        return {name: to_jsonable(getattr(value, name)) for name in names}
+        record = {}
+        for name in names:
+            field = getattr(value, name)
+            record[name] = field if type(field) in _SCALARS else to_jsonable(field)
+        return record
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, dict):
