@@ -315,12 +315,19 @@ def render_run(run: AgentRun, out: Console) -> None:
 
             out.print(Syntax(sql, "sql", theme="ansi_dark", word_wrap=True))
     key, words = outcome_label(run.status, run.trust_state)
+    # emoji=False: a reason quotes block names and the question, where ':rocket:' is text
+    # (and rich's emoji table is ~3 ms to load).
     out.print(
         f"trust: [{TRUST_STYLE.get(key, '')}]{words}[/] — "
         f"{escape(terminal_safe(run.trust_reason or ''))}",
         highlight=False,
+        emoji=False,
     )
-    out.print(f"[dim]run {run.id} · {escape(terminal_safe(run.summary or ''))}[/]", highlight=False)
+    out.print(
+        f"[dim]run {run.id} · {escape(terminal_safe(run.summary or ''))}[/]",
+        highlight=False,
+        emoji=False,
+    )
 
 
 def _is_number(value: Any) -> bool:
