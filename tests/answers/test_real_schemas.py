@@ -207,6 +207,17 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO episodes VALUES (1, 1, 2, 2.3), (1, 2, 0, 2.7), (2, 1, 1, 3.9),
               (2, 2, 3, 4.1);
         """,
+        "counties": """
+            CREATE TABLE counties (county VARCHAR, state VARCHAR, poptotal BIGINT);
+            INSERT INTO counties VALUES ('ADAMS', 'OH', 27000), ('ALLEN', 'OH', 109000),
+              ('OHIO', 'IN', 5600), ('ADAMS', 'IN', 34000), ('BROWN', 'OH', 42000);
+        """,
+        "voyage": """
+            CREATE TABLE passengers (name VARCHAR, passengerClass VARCHAR, survived VARCHAR,
+                                     age DOUBLE);
+            INSERT INTO passengers VALUES ('Ann', '1st', 'yes', 30), ('Bob', '1st', 'no', 50),
+              ('Cid', '2nd', 'yes', 20), ('Dee', '3rd', 'no', 25), ('Eve', '3rd', 'yes', 8);
+        """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
             INSERT INTO city_sales VALUES
@@ -447,6 +458,30 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "What percentage of days were above 85 degrees?",
             "SELECT ROUND(100.0 * COUNT(*) FILTER (Temp > 85) / COUNT(*), 2) FROM daily",
         ),
+        # a value that is the counted column's and, by another name, another column's: not
+        # the one county called Ohio, but the state (stored as OH)
+        (
+            "counties",
+            "How many counties are in Ohio?",
+            "SELECT COUNT(DISTINCT county) FROM counties WHERE state = 'OH'",
+        ),
+        # an ordinal stored as 1st, right before a word of its column's name
+        (
+            "voyage",
+            "How many first class passengers were there?",
+            "SELECT COUNT(*) FROM passengers WHERE passengerClass = '1st'",
+        ),
+        (
+            "voyage",
+            "Average age of second class passengers",
+            "SELECT ROUND(AVG(age), 2) FROM passengers WHERE passengerClass = '2nd'",
+        ),
+        (
+            "voyage",
+            "Survival rate by passenger class",
+            "SELECT passengerClass, ROUND(100.0 * COUNT(*) FILTER (survived = 'yes') / COUNT(*), 2)"
+            " FROM passengers GROUP BY 1",
+        ),
         # a list of periods: those periods only, a row for each
         (
             "monthly",
@@ -503,6 +538,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
 @pytest.mark.parametrize(
     ("db", "question"),
     [
+        # Ohio the county and Ohio the state, and nothing says which total is meant
+        ("counties", "What is the total population of Ohio?"),
         # rows that are city-months are not homes: no row count stands in for them
         ("monthly", "How many homes were sold?"),
         # one named row cannot be counted for something else it relates to

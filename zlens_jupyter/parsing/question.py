@@ -9,6 +9,7 @@ than guess.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from ..semantic import SemanticModel
@@ -550,10 +551,30 @@ def _parse(
             spec.filters.append(
                 Filter(target.table, target.column or "", "=", value, label=target.label)
             )
-    chosen = _choose_value_filters(value_filters, spec.fact_table)
+    counted_columns = {
+        (m.table.lower(), (m.target.column or "").lower())
+        for m in spec.measures
+        if m.target is not None and m.agg in ("count", "count_distinct")
+    } | {(g.table.lower(), (g.column or "").lower()) for g in spec.group_by}
+    # rows of `counties` counted: its `county` names them
+    counted_columns |= {
+        (m.table.lower(), stem(m.table.lower())) for m in spec.measures if m.target is None
+    }
+    chosen = _choose_value_filters(value_filters, spec.fact_table, counted_columns)
     if isinstance(chosen, ParseResult):
         return chosen
     chosen += list(yes_filters.values())
+    for at, m in enumerate(spec.measures):
+        counted_column = m.target.column if m.target is not None else None
+        pinned = any(
+            f.op == "=" and (f.table, f.column) == (m.table, counted_column) for f in chosen
+        )
+        if m.agg == "count_distinct" and pinned:
+            # "how many first class passengers": the distinct classes among first class are
+            # one; what is counted is the rows that value keeps
+            spec.measures[at] = Measure("count", m.table, None, alias=f"{stem(m.table)}_count")
+            p.notes.append(f"rows of {m.table} counted, not its distinct {counted_column}")
+            p.notes = [n for n in p.notes if not n.startswith("counted the distinct values")]
     labelled = [f.value for f in chosen if f.op == "=" and f.column.lower() in _LABELS]
     if entity is not None and labelled and any(m.agg == "count" for m in spec.measures):
         # "how many movies did Yoda appear in": Yoda is one row; what is counted is not here.
@@ -665,8 +686,13 @@ def _value_filters(
 
 
 def _choose_value_filters(
-    found: list[tuple[ValueMatch, str | None]], fact_table: str
+    found: list[tuple[ValueMatch, str | None]],
+    fact_table: str,
+    counted: Collection[tuple[str, str]] = (),
 ) -> list[Filter] | ParseResult:
+    """One filter per value word; a word found in several columns is asked about, unless
+    all but one are the column being counted or grouped ("how many counties are in Ohio":
+    not the county called Ohio, whose count is 1, but the state)."""
     by_word: dict[str, list[tuple[ValueMatch, str | None]]] = {}
     for match, before in found:
         by_word.setdefault(match.word.lower(), []).append((match, before))
@@ -684,6 +710,9 @@ def _choose_value_filters(
             )
             directed = [m for m in on_fact if m.column.lower().startswith(wanted)]
             on_fact = directed or on_fact
+        if len({(m.table, m.column) for m in on_fact}) > 1:
+            others = [m for m in on_fact if (m.table.lower(), m.column.lower()) not in counted]
+            on_fact = others if len({(m.table, m.column) for m in others}) == 1 else on_fact
         if len({(m.table, m.column) for m in on_fact}) > 1:
             names = [f"{m.table}.{m.column}" for m in on_fact]
             return _clarify(

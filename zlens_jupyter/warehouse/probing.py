@@ -180,6 +180,22 @@ class ValueIndex:
                 if found:
                     taken[first : first + size] = [True] * size
                     matches.extend((span[0][0], m) for m in found)
+        for first in range(len(tokens) - 1):
+            # "first class passengers": a common word stored under another form (`1st`) is a
+            # value only right before a word of its column's name (passengerClass)
+            word, after = tokens[first][2].lower(), tokens[first + 1][2].lower()
+            if taken[first] or word not in _COMMON_WORDS:
+                continue
+            hits = [
+                hit
+                for form in value_synonyms().get(word, ())
+                for hit in self._by_phrase.get(form, [])
+                if stem(after) in {stem(w) for w in _column_words(hit[1])}
+            ]
+            if len({(t, c) for t, c, _ in hits}) == 1:
+                taken[first] = True
+                said = tokens[first][2]
+                matches.extend((tokens[first][0], ValueMatch(said, t, c, v)) for t, c, v in hits)
         for size in (4, 3):  # three letters at least: "number of" is not the value "no"
             # "four-wheel drive" for the code `4WD`: the initials of consecutive words (a
             # number word as its digit) spelling a short code of a column of few values
@@ -224,6 +240,12 @@ class ValueIndex:
                 hits = self._by_phrase.get(form) or self._by_form.get(form, [])
                 if hits:
                     break
+        if hits and size == 1 and phrase not in _COMMON_WORDS:
+            # "Ohio" is a county's name and, as `OH`, a state: both, for the parser to weigh
+            # ("how many counties are in Ohio" is not the one county called Ohio)
+            held = {(t, c) for t, c, _ in hits}
+            for form in value_synonyms().get(phrase, ()):
+                hits = hits + [h for h in self._by_phrase.get(form, []) if h[:2] not in held]
         if not hits and size == 1 and len(phrase) >= 6 and phrase not in _COMMON_WORDS:
             hits = self._truncated(phrase)
         if size == 1:
@@ -324,6 +346,11 @@ _DIGITS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six"
 def _initial(word: str) -> str:
     low = word.lower()
     return _DIGITS.get(low) or low[:1]
+
+
+def _column_words(column: str) -> list[str]:
+    """A column's name as lower-case words: passengerClass -> passenger, class."""
+    return [w.lower() for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", column) if w]
 
 
 def _form(phrase: str) -> str:
