@@ -167,9 +167,14 @@ class RunStore:
         """A marker saying this run has no final record yet, so a listing with a limit finds
         live and killed runs without reading the whole runs folder. Best effort: without it
         the run is still found by a full listing."""
+        marker = self.live_dir / run_id
         try:
-            self.live_dir.mkdir(parents=True, exist_ok=True)
-            os.close(os.open(self.live_dir / run_id, os.O_WRONLY | os.O_CREAT, 0o644))
+            try:
+                fd = os.open(marker, os.O_WRONLY | os.O_CREAT, 0o644)
+            except FileNotFoundError:  # the first run here (see `_write`)
+                self.live_dir.mkdir(parents=True, exist_ok=True)
+                fd = os.open(marker, os.O_WRONLY | os.O_CREAT, 0o644)
+            os.close(fd)
         except OSError:
             pass
 
@@ -181,12 +186,16 @@ class RunStore:
         # Serialized before any file is touched: a record that cannot be encoded must not
         # leave an empty file behind. Capped by the caller; lone surrogates escaped.
         payload = _encode(data)
-        self.dir.mkdir(parents=True, exist_ok=True)
         # The temp name starts with a dot and does not end in .json, so globs skip it.
         tmp = self.dir / f".{run_id}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
         try:
-            with open(tmp, "wb") as fh:
-                fh.write(payload)
+            try:
+                tmp.write_bytes(payload)
+            except FileNotFoundError:
+                # The folders are made when a write finds them missing, not checked before
+                # every write: that check (mkdir, then its FileExistsError) cost ~0.07 ms.
+                self.dir.mkdir(parents=True, exist_ok=True)
+                tmp.write_bytes(payload)
             os.replace(tmp, self.dir / f"{run_id}.json")
         finally:
             tmp.unlink(missing_ok=True)

@@ -153,3 +153,21 @@ def test_a_finished_run_leaves_no_live_marker_and_a_deleted_record_is_not_listed
     (store.dir / f"run_{TAIL_SLACK + 9:06d}.json").unlink()
     listed = [s.id for s in RunStore(tmp_path).list(limit=2)]
     assert listed == ["run_zz_done", f"run_{TAIL_SLACK + 8:06d}"]
+
+
+def test_folders_removed_while_the_store_is_open_are_made_again(tmp_path):
+    """The folders are made when a write finds them missing, not checked before each write."""
+    import shutil
+
+    store = RunStore(tmp_path)
+    first = AgentRun(id="run_a", question="q", status=RunStatus.COMPLETED)
+    store.save(first)
+    shutil.rmtree(tmp_path / ".zlens")
+    live = AgentRun(id="run_b", question="q")
+    store.checkpoint(live)
+    assert (store.live_dir / "run_b").exists() and (store.dir / "run_b.json").exists()
+    live.status = RunStatus.COMPLETED
+    store.save(live)
+    assert json.loads((store.dir / "run_b.json").read_text())["status"] == "completed"
+    assert not (store.live_dir / "run_b").exists()
+    assert not [p for p in store.dir.iterdir() if p.name.startswith(".")]  # no temp left
