@@ -125,8 +125,12 @@ def test_the_view_gets_the_panel_bundle_and_one_class_serves_every_panel():
     state = first.get_state()
     assert state["_esm"] == widget_module.PANEL_JS.read_text(encoding="utf-8")
     assert state["_anywidget_id"] == "zlens_jupyter.notebook.widget.RunPanel"
-    first.close()
-    second.close()
+    assert first.layout is second.layout  # one Layout widget for all panels
+    first.layout.close()  # closed (e.g. `Widget.close_all()`): the next panel opens another
+    third = RunPanel("s")
+    assert third.layout.comm is not None and third.layout is not first.layout
+    for panel in (first, second, third):
+        panel.close()
 
 
 def test_a_missing_bundle_says_how_to_fix_it(monkeypatch, tmp_path):

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import anywidget
+import ipywidgets
 import traitlets
 
 from ..engine.enums import EventType
@@ -92,6 +93,7 @@ class RunPanel(anywidget.AnyWidget):
         self, question: str = "", *, budget: Budget | dict[str, Any] | None = None, **kwargs: Any
     ) -> None:
         budget_dict = budget.to_dict() if isinstance(budget, Budget) else dict(budget or {})
+        kwargs.setdefault("layout", _shared_layout())
         super().__init__(
             # Read the bundle here rather than at class creation, so a build that happens
             # after import is picked up and a missing build fails with a fix, not a broken view.
@@ -138,12 +140,13 @@ class RunPanel(anywidget.AnyWidget):
         """Show the finished run; it is kept in widget state, so a saved notebook shows it.
         `data` is `run.to_dict()` when the caller has it already (read, never changed)."""
         data = run.to_dict() if data is None else data
-        self.stoppable = False
-        self.budget = data["budget"]
-        self.final_run = compact_run(data)
-        self.orb = orb_of_status(run.status)
-        if self.orb != "cancelled":
-            self.phase = "done"
+        with self.hold_sync():  # one state message for the five traits, not five
+            self.stoppable = False
+            self.budget = data["budget"]
+            self.final_run = compact_run(data)
+            self.orb = orb_of_status(run.status)
+            if self.orb != "cancelled":
+                self.phase = "done"
 
     def fail(self) -> None:
         """The run failed before it started: finished, with nothing left to stop."""
@@ -211,6 +214,18 @@ class RunPanel(anywidget.AnyWidget):
         trust = run.get("trust_state") if run else None
         tail = f" trust={trust}" if trust else ""
         return f"<ZLens run panel: {self.orb.replace('_', ' ')}{tail} — {self.question!r}>"
+
+
+_LAYOUT: ipywidgets.Layout | None = None
+
+
+def _shared_layout() -> ipywidgets.Layout:
+    """One Layout for every panel (ipywidgets lets widgets share one; panels never change
+    theirs): otherwise each `%zlens` opens a second widget, with its own comm, just for it."""
+    global _LAYOUT
+    if _LAYOUT is None or _LAYOUT.comm is None:  # none yet, or closed (`Widget.close_all()`)
+        _LAYOUT = ipywidgets.Layout()
+    return _LAYOUT
 
 
 def _panel_source() -> str:
