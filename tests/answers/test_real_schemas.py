@@ -218,6 +218,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO passengers VALUES ('Ann', '1st', 'yes', 30), ('Bob', '1st', 'no', 50),
               ('Cid', '2nd', 'yes', 20), ('Dee', '3rd', 'no', 25), ('Eve', '3rd', 'yes', 8);
         """,
+        "gearbox": """
+            CREATE TABLE cars (model VARCHAR, trans VARCHAR, hp BIGINT);
+            INSERT INTO cars VALUES ('Merc 240D', 'auto(l4)', 62), ('Merc 280', 'manual(m5)', 123),
+              ('Mercury Cougar', 'auto(l4)', 140), ('Toyota Corolla', 'manual(m5)', 65),
+              ('Toyota Corona', 'manual(m6)', 97), ('Fiat 128', 'auto(av)', 66);
+        """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
             INSERT INTO city_sales VALUES
@@ -482,6 +488,23 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT passengerClass, ROUND(100.0 * COUNT(*) FILTER (survived = 'yes') / COUNT(*), 2)"
             " FROM passengers GROUP BY 1",
         ),
+        # a word that begins stored values: the rows whose value begins with it, as a word
+        # ("Merc" keeps Merc 280, never Mercury Cougar), also when stored cut short
+        (
+            "gearbox",
+            "How many cars have a manual transmission?",
+            "SELECT COUNT(*) FROM cars WHERE trans LIKE 'manual(%'",
+        ),
+        (
+            "gearbox",
+            "Total horsepower of the Toyota cars",
+            "SELECT SUM(hp) FROM cars WHERE model LIKE 'Toyota %'",
+        ),
+        (
+            "gearbox",
+            "What is the total horsepower of the Mercedes cars?",
+            "SELECT SUM(hp) FROM cars WHERE model LIKE 'Merc %'",
+        ),
         # a list of periods: those periods only, a row for each
         (
             "monthly",
@@ -522,6 +545,12 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
         ("world", "How many countries are there?", "of codes; stats also has country"),
         # a comparison nothing can meet: the column's range is said (another unit?)
         ("fleet", "How many ships are longer than 5000?", "length_m ranges from 11.20 to 114.50"),
+        # a word read as a stored word cut short is said
+        (
+            "gearbox",
+            "What is the total horsepower of the Mercedes cars?",
+            "'Mercedes' read as model beginning with Merc",
+        ),
         # "days above 85 degrees": the days are the rows, degrees a temperature; said
         ("station", "What percentage of days were above 85 degrees?", "'degrees' read as Temp"),
     ],

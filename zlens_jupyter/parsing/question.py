@@ -564,6 +564,11 @@ def _parse(
     if isinstance(chosen, ParseResult):
         return chosen
     chosen += list(yes_filters.values())
+    p.notes += [
+        f"'{m.word}' read as {m.column} beginning with {m.value}"
+        for m, _ in value_filters
+        if m.prefix and m.word.lower() != m.value.lower()  # "Mercedes" for Merc 240D
+    ]
     for at, m in enumerate(spec.measures):
         counted_column = m.target.column if m.target is not None else None
         pinned = any(
@@ -719,8 +724,15 @@ def _choose_value_filters(
                 f"'{word}' appears in {', '.join(names)}: which one do you mean?", names
             )
         m = on_fact[0]
+        if m.prefix:  # "Toyota cars": the rows whose model begins with the word Toyota
+            filters.append(Filter(m.table, m.column, "starts", m.value, label=m.column))
+            continue
         same = next(
-            (f for f in filters if (f.table, f.column) == (m.table, m.column) and f.op in "=in"),
+            (
+                f
+                for f in filters
+                if (f.table, f.column) == (m.table, m.column) and f.op in ("=", "in")
+            ),
             None,
         )
         if same is not None:  # "Ideal and Fair diamonds", "Austin or Dallas": either value

@@ -226,6 +226,8 @@ def filter_phrase(spec: QuestionSpec | None) -> str:
         if f.op == "in"
         else f"{f.label or f.column} is missing"
         if f.op == "is null"
+        else f"{f.label or f.column} begins with {f.value}"
+        if f.op == "starts"
         else f"{f.label or f.column} {f.op} {fmt(f.value)}"
         for f in spec.filters
     ]

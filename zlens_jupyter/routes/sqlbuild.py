@@ -3,6 +3,7 @@ around user words: values become typed literals, names become identifiers)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import sqlglot
@@ -144,6 +145,9 @@ def _filter_expr(f: Filter) -> exp.Expr:
         return exp.In(this=column, expressions=[_literal(v) for v in f.value])
     if f.op == "is null":
         return exp.Is(this=column, expression=exp.Null())
+    if f.op == "starts":  # the value's first word, whole: "Merc" keeps Merc 240D, not Mercury
+        pattern = f"^{re.escape(str(f.value))}([^A-Za-z0-9]|$)"
+        return exp.RegexpLike(this=column, expression=exp.Literal.string(pattern))
     ops = {"=": exp.EQ, ">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
     return ops[f.op](this=column, expression=_literal(f.value))
 

@@ -213,6 +213,9 @@ class ValueMatch:
     table: str
     column: str
     value: str
+    # The value is the first word of the stored values ("Merc" of "Merc 240D", "manual" of
+    # "manual(m5)"): the rows whose value begins with that word.
+    prefix: bool = False
 
 
 @dataclass(frozen=True)

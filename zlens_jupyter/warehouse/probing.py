@@ -145,6 +145,7 @@ class ValueIndex:
         # (`zlens ask` on a certified question) never reads values, and indexing them costs
         # tens of milliseconds (every value's dictionary forms).
         self._pending: list[ColumnValues] = list(columns)
+        self._by_first: dict[str, list[tuple[str, str, str]]] | None = None  # first words
         self._indexing = threading.Lock()
 
     def extend(self, columns: Iterable[ColumnValues]) -> None:
@@ -160,6 +161,7 @@ class ValueIndex:
                 for phrase, hits in found.items():
                     table.setdefault(phrase, []).extend(hits)
             del self._pending[: len(pending)]
+            self._by_first = None  # built again from the grown index when first asked
 
     def probe(self, question: str, catalog: Catalog) -> list[ValueMatch]:
         """Value matches in question order; within one phrase, by table then column."""
@@ -212,6 +214,30 @@ class ValueIndex:
         matches.sort(key=lambda pair: (pair[0], pair[1].table, pair[1].column))
         return [m for _, m in matches]
 
+    def _first_word(self, word: str) -> tuple[str, str, str] | None:
+        """(table, column, the first word as stored) when `word` begins values of one column
+        of longer values: "Toyota" for "Toyota Corolla", "manual" for "manual(m5)", and cut
+        short as stored, "Mercedes" for "Merc 240D" (four letters at least, half the word)."""
+        if self._by_first is None:
+            self._by_first = {}
+            for phrase, found in self._by_phrase.items():
+                head, _, rest = phrase.partition(" ")
+                if rest:
+                    self._by_first.setdefault(head, []).extend(found)
+        hits = self._by_first.get(word) or self._by_first.get(stem(word), [])
+        if not hits:
+            cut = [
+                head
+                for head in self._by_first
+                if len(head) >= 4 and word.startswith(head) and len(head) * 2 >= len(word)
+            ]
+            hits = self._by_first[cut[0]] if len(cut) == 1 else []
+        if len({(t, c) for t, c, _ in hits}) != 1:
+            return None
+        table, column, value = hits[0]
+        stored = re.match(r"\w+", value)
+        return (table, column, stored.group()) if stored else None
+
     def _truncated(self, word: str) -> list[tuple[str, str, str]]:
         """A value stored cut short: "herbivores" for `herbi`, "insectivores" for `insecti`.
         One-word values of four letters or more that begin the word and are at least 40% of
@@ -248,6 +274,10 @@ class ValueIndex:
                 hits = hits + [h for h in self._by_phrase.get(form, []) if h[:2] not in held]
         if not hits and size == 1 and len(phrase) >= 6 and phrase not in _COMMON_WORDS:
             hits = self._truncated(phrase)
+        if not hits and size == 1 and len(phrase) >= 3 and phrase not in _COMMON_WORDS:
+            first = self._first_word(phrase)
+            if first is not None:
+                return [ValueMatch(word, first[0], first[1], first[2], prefix=True)]
         if size == 1:
             hits = [hit for hit in hits if _could_be_value(word, hit[2])]
         return [ValueMatch(word, table, column, value) for table, column, value in hits]
