@@ -261,18 +261,24 @@ def answer_html(data: dict[str, Any], *, chart: str = "") -> str:
     findings = research_findings(data)
     if findings:  # research: each finding with its own table, chart, SQL and Insert
         parts.append(findings_html(findings))
-    parts.append(_views_html(data, "" if findings else chart, with_result=not findings))
+    # The block draft is shown in the SQL view and carried by Insert: formatted once.
+    draft = None if findings else dql_draft_source(data)
+    parts.append(
+        _views_html(data, "" if findings else chart, with_result=not findings, draft=draft)
+    )
     parts.append(
         f'<div class="zlens-provenance" style="{_MUTED}; font-size: 12px; margin: 4px 0">'
         f"{escape(provenance_line(data))}</div>"
     )
     parts.append(_options_html(data))
-    parts.append(_actions_html(data))
+    parts.append(_actions_html(data, draft))
     parts.append("</div>")
     return "\n".join(p for p in parts if p)
 
 
-def _views_html(data: dict[str, Any], chart: str, *, with_result: bool) -> str:
+def _views_html(
+    data: dict[str, Any], chart: str, *, with_result: bool, draft: str | None = None
+) -> str:
     """The answer's views as toggles: Table and Chart open, SQL and Trace folded.
 
     Each view is a <details> (sanitizers keep it, and nbviewer, GitHub and nbconvert open
@@ -290,7 +296,7 @@ def _views_html(data: dict[str, Any], chart: str, *, with_result: bool) -> str:
     sql = all_sql(data)
     if sql:
         note = f"{len(research_findings(data))} queries" if not with_result else ""
-        views.append(("sql", "SQL", note, _sql_view_html(data, sql), False))
+        views.append(("sql", "SQL", note, _sql_view_html(data, sql, draft), False))
     if data.get("steps"):
         passed, total = checks(data)
         steps = len(data.get("steps") or [])
@@ -331,12 +337,11 @@ def all_sql(data: dict[str, Any]) -> str:
     )
 
 
-def _sql_view_html(data: dict[str, Any], sql: str) -> str:
-    """The SQL, then the same query as a block draft (the Insert buttons' sources)."""
+def _sql_view_html(data: dict[str, Any], sql: str, draft: str | None) -> str:
+    """The SQL, then the same query as a block draft `draft` (the Insert buttons' sources)."""
     parts = [f'<pre class="zlens-sql" style="{_PRE}">{escape(sql)}</pre>']
     if research_findings(data):  # each finding has its own Insert SQL cell
         return "".join(parts)
-    draft = dql_draft_source(data)
     if draft:
         parts.append(
             f'<div style="{_MUTED}; font-size: 12px">As a block draft (Insert as DQL cell)</div>'
@@ -440,7 +445,7 @@ def _options_html(data: dict[str, Any]) -> str:
     )
 
 
-def _actions_html(data: dict[str, Any]) -> str:
+def _actions_html(data: dict[str, Any], draft: str | None) -> str:
     """Insert as DQL cell, Insert SQL cell and Copy SQL, once per answer.
 
     Only the ZLens lab extension can act on them, so they are `hidden` until its stylesheet
@@ -450,7 +455,7 @@ def _actions_html(data: dict[str, Any]) -> str:
     # A research answer's queries are inserted one cell each, from its findings.
     research = bool(research_findings(data))
     sources = [
-        ("dql", "Insert as DQL cell", None if research else dql_draft_source(data)),
+        ("dql", "Insert as DQL cell", None if research else draft),
         ("sql", "Insert SQL cell", None if research else sql_cell_source(data)),
     ]
     buttons = [
