@@ -196,10 +196,11 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         """,
         "dealer": """
             CREATE TABLE cars (Manufacturer VARCHAR, Model VARCHAR, Make VARCHAR,
-                               Price DOUBLE, Weight BIGINT);
-            INSERT INTO cars VALUES ('Audi', '90', 'Audi 90', 29.1, 3050),
-              ('Audi', '100', 'Audi 100', 37.7, 3405), ('Buick', 'Roadmaster', 'Buick Roadmaster',
-              23.7, 4105), ('Geo', 'Metro', 'Geo Metro', 8.4, 1695);
+                               Price DOUBLE, Weight BIGINT, DriveTrain VARCHAR, Origin VARCHAR);
+            INSERT INTO cars VALUES ('Audi', '90', 'Audi 90', 29.1, 3050, 'Front', 'non-USA'),
+              ('Audi', '100', 'Audi 100', 37.7, 3405, 'Front', 'non-USA'),
+              ('Buick', 'Roadmaster', 'Buick Roadmaster', 23.7, 4105, 'Rear', 'USA'),
+              ('Geo', 'Metro', 'Geo Metro', 8.4, 1695, 'Front', 'USA');
         """,
         "contest": """
             CREATE TABLE episodes (series BIGINT, episode BIGINT, technical_winner BIGINT,
@@ -504,6 +505,23 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "gearbox",
             "What is the total horsepower of the Mercedes cars?",
             "SELECT SUM(hp) FROM cars WHERE model LIKE 'Merc %'",
+        ),
+        # "rear wheel drive": a value, then words ending in its column's name
+        (
+            "dealer",
+            "Average price of rear wheel drive cars",
+            "SELECT ROUND(AVG(Price), 2) FROM cars WHERE DriveTrain = 'Rear'",
+        ),
+        # a country's adjective, stored under the country's short name
+        (
+            "dealer",
+            "How many American cars are there?",
+            "SELECT COUNT(*) FROM cars WHERE Origin = 'USA'",
+        ),
+        (
+            "world",
+            "Average life expectancy in 2002 and in 2007",
+            "SELECT year, ROUND(AVG(lifeExp), 2) FROM stats WHERE year IN (2002, 2007) GROUP BY 1",
         ),
         # a list of periods: those periods only, a row for each
         (

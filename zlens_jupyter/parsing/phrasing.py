@@ -291,7 +291,7 @@ def describes_rows(tokens: list[str], i: int) -> bool:
 
 
 def find_period_list(tokens: list[str], taken: set[int]) -> TimeRange | None:
-    """ "in 1990 and 2010", "June and September", "2023 vs 2024": two or more years, or
+    """ "in 1990 and (in) 2010", "June and September", "2023 vs 2024": two or more years, or
     months of any year, each compared with the others (so each is its own row). "between
     1980 and 1989" is a range, not a list."""
     for i in range(len(tokens) - 2):
@@ -302,6 +302,8 @@ def find_period_list(tokens: list[str], taken: set[int]) -> TimeRange | None:
             items.append(j)
             if j + 2 < len(tokens) and tokens[j + 1] in ("and", "vs", "versus", "or", ","):
                 j += 2
+                if j + 1 < len(tokens) and tokens[j] in ("in", "for", "during"):
+                    j += 1  # "in 1952 and in 2007"
             else:
                 break
         kinds = {_list_item(tokens[k]) for k in items}

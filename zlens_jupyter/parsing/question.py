@@ -1638,15 +1638,24 @@ def _drop_value_nouns(
     found: list[tuple[ValueMatch, str | None]],
 ) -> list[str]:
     """ "characters with blue eyes", "cars with red paint": a noun right after a value that
-    says which column the value is in (`eye_color`) adds nothing to it."""
+    says which column the value is in (`eye_color`) adds nothing to it; nor do the two words
+    of "rear wheel drive" (Rear of `DriveTrain`) when the second is the column's."""
     for match, _ in found:
         words = question_tokens(match.word)
+        named = {stem(w) for w in identifier_words(match.column)}
         for i in range(len(tokens) - len(words)):
             at = i + len(words)
             if tokens[i:at] != words or at in taken or tokens[at] not in unresolved:
                 continue
-            if stem(tokens[at]) in {stem(w) for w in identifier_words(match.column)}:
+            if stem(tokens[at]) in named:
                 taken.add(at)
+            elif (
+                at + 1 < len(tokens)
+                and at + 1 not in taken
+                and tokens[at + 1] in unresolved
+                and stem(tokens[at + 1]) in named
+            ):
+                taken.update((at, at + 1))
     return [t for i, t in enumerate(tokens) if i not in taken and t in unresolved]
 
 
