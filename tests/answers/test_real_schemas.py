@@ -506,6 +506,11 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "What is the total horsepower of the Mercedes cars?",
             "SELECT SUM(hp) FROM cars WHERE model LIKE 'Merc %'",
         ),
+        (
+            "monthly",
+            "What were the Dallas sales in February 2023?",
+            "SELECT sales FROM city_sales WHERE city = 'Dallas' AND year = 2023 AND month = 2",
+        ),
         # "rear wheel drive": a value, then words ending in its column's name
         (
             "dealer",
@@ -569,6 +574,12 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "What is the total horsepower of the Mercedes cars?",
             "'Mercedes' read as model beginning with Merc",
         ),
+        # one month's own figure, when nothing else a row could be of is left open
+        (
+            "monthly",
+            "What were the Dallas sales in February 2023?",
+            "the sales of that period (the largest, if several rows fall in it)",
+        ),
         # "days above 85 degrees": the days are the rows, degrees a temperature; said
         ("station", "What percentage of days were above 85 degrees?", "'degrees' read as Temp"),
     ],
@@ -585,6 +596,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
 @pytest.mark.parametrize(
     ("db", "question"),
     [
+        # a month's sales over several cities: their total? an average? asked
+        ("monthly", "What were the sales in February 2023?"),
         # Ohio the county and Ohio the state, and nothing says which total is meant
         ("counties", "What is the total population of Ohio?"),
         # rows that are city-months are not homes: no row count stands in for them

@@ -9,6 +9,7 @@ than guess.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
@@ -43,7 +44,15 @@ from .phrasing import (
     find_top_n,
     superlative_direction,
 )
-from .spec import Filter, GroupBy, Measure, ParseResult, QuestionFrame, QuestionSpec
+from .spec import (
+    Filter,
+    GroupBy,
+    Measure,
+    ParseResult,
+    QuestionFrame,
+    QuestionSpec,
+    TimeRange,
+)
 from .words import STOPWORDS, identifier_words, question_tokens, stem, to_number
 
 # Words that glue a question together without naming data.
@@ -154,6 +163,8 @@ class _Parse:
     compared: list[Target] = field(default_factory=list)  # numeric columns compared
     guessed_rows: int | None = None  # where a noun the data lacks was read as the rows
     rate_of: list[str] = field(default_factory=list)  # tables of a yes/no "… rate"
+    one_period: str | None = None  # "in January 2000": a month or a day, as it was said
+    pinned: set[tuple[str, str]] = field(default_factory=set)  # (table, column) values name
 
 
 def parse_question(
@@ -200,6 +211,7 @@ def _parse(
     p.shared = bool(shared)
     spec = QuestionSpec()
     spec.time_range = find_period_list(tokens, p.taken) or find_time_range(tokens, p.taken)
+    p.one_period = _one_period(spec.time_range)
     value_filters = _value_filters(p, values or [], lexicon)
     limit, desc, after_top = find_top_n(tokens, p.taken)
     if limit is None and len(tokens) > 2 and tokens[0] == "which":
@@ -432,6 +444,7 @@ def _parse(
         spec.listing, spec.fact_table = True, listed
     else:
         compared = [s for s in comparison_spans.values() if s is not None]
+        p.pinned = {(m.table.lower(), m.column.lower()) for m, _ in value_filters}
         measures = _measures(
             p,
             measure_spans,
@@ -929,6 +942,21 @@ def _measures(
                 f"the {column.column} of the row named {p.named_rows[column.table.lower()]}"
                 " (the largest, if several rows share the name)"
             )
+        elif (
+            agg is None
+            and not grouped
+            and column is not None
+            and p.one_period is not None
+            and _one_row_per_period(p, column.table)
+            and is_numeric(column.type)
+            and not is_key(column.column or "")
+        ):
+            # "what was the population in January 2000" over monthly rows: that month's own
+            # value; said, in case several rows fall in it
+            measures.append(Measure("max", column.table, column, alias=column.column or "value"))
+            p.notes.append(
+                f"the {column.column} of that period (the largest, if several rows fall in it)"
+            )
         elif column is not None and is_numeric(column.type) and not is_key(column.column or ""):
             name = column.column
             return _clarify(
@@ -1274,6 +1302,32 @@ def _ranks_its_rows(
         and m.table == spec.fact_table
         and is_numeric(m.target.type)
     )
+
+
+def _one_row_per_period(p: _Parse, table: str) -> bool:
+    """Whether a period's rows are one: every text column of the table (what else a row
+    could be of: a city, a state) is named by a value in the question, or there is none
+    (a table of monthly figures)."""
+    info = p.catalog.table(table)
+    if info is None:
+        return False
+    return all(
+        (table.lower(), c.name.lower()) in p.pinned
+        for c in info.columns
+        if not is_numeric(c.type) and not is_temporal(c.type)
+    )
+
+
+def _one_period(time: TimeRange | None) -> str | None:
+    """How a single month or day was said ("January 2000"), or None for anything longer, a
+    list, or a month of every year."""
+    if time is None or time.each or time.months or time.month_only or time.years:
+        return None
+    try:
+        days = (dt.date.fromisoformat(time.end) - dt.date.fromisoformat(time.start)).days
+    except ValueError:
+        return None
+    return time.said if 0 < days <= 31 else None
 
 
 def _counted_in_one_of_many(catalog: Catalog, spec: QuestionSpec) -> list[str]:
