@@ -129,7 +129,11 @@ class _Drawing:
 
     def _value_axis(self, labels: list[str]) -> None:
         chart, out = self.chart, self.out
-        for tick, label in zip(self.ticks, labels, strict=True):
+        every = 1  # across the bottom, labels that would overlap are skipped (Vega's parity)
+        if chart.across == "y" and len(labels) > 1:
+            spacing = chart.width / (len(labels) - 1)
+            every = math.ceil((max(len(t) for t in labels) * CHAR_PX + 8) / spacing)
+        for index, (tick, label) in enumerate(zip(self.ticks, labels, strict=True)):
             at = self._value(tick)
             stroke = AXIS if tick == 0 and self.lo < 0 else GRID
             if chart.across == "x":
@@ -140,10 +144,11 @@ class _Drawing:
             else:
                 out.append(f'<line x1="{at:.1f}" x2="{at:.1f}" y1="0" y2="{chart.height}"'
                            f' stroke="{stroke}"/>')  # fmt: skip
-                out.append(
-                    f'<text x="{at:.1f}" y="{chart.height + 14}" text-anchor="middle">'
-                    f"{label}</text>"
-                )
+                if index % every == 0:
+                    out.append(
+                        f'<text x="{at:.1f}" y="{chart.height + 14}" text-anchor="middle">'
+                        f"{label}</text>"
+                    )
         out.append(f'<rect width="{chart.width}" height="{chart.height}" fill="none"'
                    f' stroke="{GRID}"/>')  # fmt: skip
 
