@@ -203,10 +203,10 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Geo', 'Metro', 'Geo Metro', 8.4, 1695, 'Front', 'USA');
         """,
         "contest": """
-            CREATE TABLE episodes (series BIGINT, episode BIGINT, technical_winner BIGINT,
-                                   viewers_28day DOUBLE);
-            INSERT INTO episodes VALUES (1, 1, 2, 2.3), (1, 2, 0, 2.7), (2, 1, 1, 3.9),
-              (2, 2, 3, 4.1);
+            CREATE TABLE bakers (baker VARCHAR, series BIGINT, age BIGINT,
+                                 technical_winner BIGINT, viewers_28day DOUBLE);
+            INSERT INTO bakers VALUES ('Ann', 1, 30, 2, 2.3), ('Bo', 1, 52, 0, 2.7),
+              ('Cy', 2, 35, 1, 3.9), ('Di', 2, 41, 3, 4.1);
         """,
         "counties": """
             CREATE TABLE counties (county VARCHAR, state VARCHAR, poptotal BIGINT);
@@ -432,12 +432,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         (
             "contest",
             "What is the average number of technical wins?",
-            "SELECT ROUND(AVG(technical_winner), 2) FROM episodes",
+            "SELECT ROUND(AVG(technical_winner), 2) FROM bakers",
         ),
         (
             "contest",
             "What is the highest 28-day viewing figure?",
-            "SELECT MAX(viewers_28day) FROM episodes",
+            "SELECT MAX(viewers_28day) FROM bakers",
         ),
         # "<yes/no column> rate": the share of yes, within the rows the other filters keep
         (
@@ -527,6 +527,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "world",
             "Average life expectancy in 2002 and in 2007",
             "SELECT year, ROUND(AVG(lifeExp), 2) FROM stats WHERE year IN (2002, 2007) GROUP BY 1",
+        ),
+        # "which series had the oldest bakers on average": the series (a number) is what is
+        # ranked, the adjective names the age, "on average" its aggregate
+        (
+            "contest",
+            "Which series had the oldest bakers on average?",
+            "SELECT series, ROUND(AVG(age), 2) FROM bakers GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
         ),
         # a list of periods: those periods only, a row for each
         (

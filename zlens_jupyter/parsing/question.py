@@ -778,7 +778,7 @@ def _measures(
     ranks_groups = grouped and p.tokens[:1] in (["which"], ["who"])
     for span in spans:
         agg = next((a for s, e, a in aggs if 0 <= span.start - e <= 2), None)
-        if agg is None and len(spans) == 1:
+        if agg is None and (len(spans) == 1 or [s for s in spans if _names_number(s)] == [span]):
             # "which month was the hottest on average", "how long are omnivores awake on
             # average": the phrase after the one thing measured.
             agg = next((a for s, _, a in aggs if s > 0 and p.tokens[s - 1] == "on"), None)
@@ -1148,6 +1148,8 @@ def _adjective_spans(
         for s in spans
         if _names_number(s)
         and not all((t.column or "").lower() in _CALENDAR_WORDS for t in s.targets)
+        # "which series had the oldest bakers": the series (a number) is what is ranked
+        and not (s.start == 1 and tokens[0] in ("which", "what"))
     ]
     after = superlative_at + 1 if superlative_at is not None else len(tokens)
     ranks_time = after < len(tokens) and tokens[after] in GRAINS
