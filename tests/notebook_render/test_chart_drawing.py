@@ -215,3 +215,17 @@ def test_numbers_across_the_bottom_never_overlap():
     assert len(bottom) >= 3
     spans = sorted((x - len(s) * CHAR_PX / 2, x + len(s) * CHAR_PX / 2) for x, s in bottom)
     assert all(a[1] < b[0] for a, b in itertools.pairwise(spans))
+
+
+def test_every_tall_bar_keeps_its_name_cut_to_its_width():
+    rows = [[f"Region {chr(65 + i)}-abc", 10 * (i + 1)] for i in range(8)]  # 12 characters
+    spec = spec_of(["region", "sales"], rows)
+    assert spec["encoding"]["x"]["type"] == "nominal"  # tall bars, names underneath
+    root = drawn(spec)
+    names = [t for t in root.iter(f"{{{NS['s']}}}text") if "Region " in "".join(t.itertext())]
+    assert len(names) == 8  # one per bar, none skipped
+    for name in names:
+        title = name.find("s:title", NS)
+        shown = (name.text or "") if title is None else (title.tail or "")
+        assert len(shown) * CHAR_PX <= 420 / 8  # fits its band
+        assert title is None or (title.text or "").startswith("Region")

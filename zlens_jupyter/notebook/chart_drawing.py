@@ -170,7 +170,9 @@ class _Drawing:
         width = step * (1 - (0.2 if chart.colour else 0.1)) if chart.mark == "bar" else 0
         labels = [_label(c) for c in self.categories]
         every = 1
-        if chart.across == "x":  # level labels never overlap: every k-th one is written
+        if chart.across == "x" and chart.mark == "bar":  # every bar keeps its name, cut to fit
+            labels = [_label(c, max(3, int((step - 4) // CHAR_PX))) for c in self.categories]
+        elif chart.across == "x":  # points along an ordered axis: every k-th label is written
             widest = max((len(t) for t in labels), default=1) * CHAR_PX + 6
             every = max(1, math.ceil(widest / step))
         for i, label in enumerate(labels):
@@ -407,9 +409,9 @@ def _raw(value: Any) -> str:
     return cell_text(value) if isinstance(value, float) else str(value)
 
 
-def _label(value: Any) -> str:
+def _label(value: Any, chars: int = LABEL_CHARS) -> str:
     text = _raw(value)
-    return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + "…"
+    return text if len(text) <= chars else text[: chars - 1] + "…"
 
 
 def _xml(text: str) -> str:
