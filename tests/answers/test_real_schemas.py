@@ -223,7 +223,8 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             CREATE TABLE cars (model VARCHAR, trans VARCHAR, hp BIGINT);
             INSERT INTO cars VALUES ('Merc 240D', 'auto(l4)', 62), ('Merc 280', 'manual(m5)', 123),
               ('Mercury Cougar', 'auto(l4)', 140), ('Toyota Corolla', 'manual(m5)', 65),
-              ('Toyota Corona', 'manual(m6)', 97), ('Fiat 128', 'auto(av)', 66);
+              ('Toyota Corona', 'manual(m6)', 97), ('Fiat 128', 'auto(av)', 66),
+              ('Large Van', 'auto(l4)', 80);
         """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
@@ -535,6 +536,8 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Which series had the oldest bakers on average?",
             "SELECT series, ROUND(AVG(age), 2) FROM bakers GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
         ),
+        # a superlative never begins values ("largest" is not the Large Van)
+        ("gearbox", "What is the largest horsepower?", "SELECT MAX(hp) FROM cars"),
         # a list of periods: those periods only, a row for each
         (
             "monthly",

@@ -146,6 +146,8 @@ class ValueIndex:
         # tens of milliseconds (every value's dictionary forms).
         self._pending: list[ColumnValues] = list(columns)
         self._by_first: dict[str, list[tuple[str, str, str]]] | None = None  # first words
+        self._counts: dict[tuple[str, str], int] | None = None  # values per column
+        self._schema_words: tuple[str, set[str]] | None = None  # (fingerprint, words)
         self._indexing = threading.Lock()
 
     def extend(self, columns: Iterable[ColumnValues]) -> None:
@@ -161,7 +163,7 @@ class ValueIndex:
                 for phrase, hits in found.items():
                     table.setdefault(phrase, []).extend(hits)
             del self._pending[: len(pending)]
-            self._by_first = None  # built again from the grown index when first asked
+            self._by_first = self._counts = None  # built again from the grown index
 
     def probe(self, question: str, catalog: Catalog) -> list[ValueMatch]:
         """Value matches in question order; within one phrase, by table then column."""
@@ -179,6 +181,8 @@ class ValueIndex:
                 found = self._lookup(word, size)
                 if not found and size == 1:
                     found = _month(word, first, catalog)
+                if not found and size == 1 and not self._names_schema(word, catalog):
+                    found = self._first_word_match(word)
                 if found:
                     taken[first : first + size] = [True] * size
                     matches.extend((span[0][0], m) for m in found)
@@ -214,6 +218,15 @@ class ValueIndex:
         matches.sort(key=lambda pair: (pair[0], pair[1].table, pair[1].column))
         return [m for _, m in matches]
 
+    def _first_word_match(self, word: str) -> list[ValueMatch]:
+        phrase = _normalize(word)
+        if len(phrase) < 3 or " " in phrase or phrase in _COMMON_WORDS:
+            return []
+        if adjective_base(phrase) is not None:
+            return []  # "the longest sleep" ranks; it is not the Long-nosed armadillo
+        first = self._first_word(phrase)
+        return [ValueMatch(word, *first, prefix=True)] if first is not None else []
+
     def _first_word(self, word: str) -> tuple[str, str, str] | None:
         """(table, column, the first word as stored) when `word` begins values of one column
         of longer values: "Toyota" for "Toyota Corolla", "manual" for "manual(m5)", and cut
@@ -235,8 +248,32 @@ class ValueIndex:
         if len({(t, c) for t, c, _ in hits}) != 1:
             return None
         table, column, value = hits[0]
+        if len(hits) * 2 > self._values_of(table, column):
+            return None  # "Customer#000000001": a word every value begins with picks nothing
         stored = re.match(r"\w+", value)
         return (table, column, stored.group()) if stored else None
+
+    def _names_schema(self, word: str, catalog: Catalog) -> bool:
+        """Whether a word is a word of a table's or a column's name ("customers" for the
+        table customer): never read as the beginning of values. The words are gathered once
+        per catalog shape."""
+        if self._schema_words is None or self._schema_words[0] != catalog.fingerprint:
+            words = {
+                stem(w)
+                for table in catalog.tables.values()
+                for name in (table.name, *(c.name for c in table.columns))
+                for w in _column_words(name)
+            }
+            self._schema_words = (catalog.fingerprint, words)
+        return stem(_normalize(word)) in self._schema_words[1]
+
+    def _values_of(self, table: str, column: str) -> int:
+        if self._counts is None:
+            self._counts = {}
+            for found in self._by_phrase.values():
+                for t, c, _ in found:
+                    self._counts[(t, c)] = self._counts.get((t, c), 0) + 1
+        return self._counts.get((table, column), 0)
 
     def _truncated(self, word: str) -> list[tuple[str, str, str]]:
         """A value stored cut short: "herbivores" for `herbi`, "insectivores" for `insecti`.
@@ -274,10 +311,7 @@ class ValueIndex:
                 hits = hits + [h for h in self._by_phrase.get(form, []) if h[:2] not in held]
         if not hits and size == 1 and len(phrase) >= 6 and phrase not in _COMMON_WORDS:
             hits = self._truncated(phrase)
-        if not hits and size == 1 and len(phrase) >= 3 and phrase not in _COMMON_WORDS:
-            first = self._first_word(phrase)
-            if first is not None:
-                return [ValueMatch(word, first[0], first[1], first[2], prefix=True)]
+
         if size == 1:
             hits = [hit for hit in hits if _could_be_value(word, hit[2])]
         return [ValueMatch(word, table, column, value) for table, column, value in hits]
