@@ -226,6 +226,22 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Toyota Corona', 'manual(m6)', 97), ('Fiat 128', 'auto(av)', 66),
               ('Large Van', 'auto(l4)', 80);
         """,
+        "polls": """
+            CREATE TABLE brexit_polls (pollster VARCHAR, poll_type VARCHAR, remain DOUBLE,
+                                       leave DOUBLE);
+            INSERT INTO brexit_polls VALUES ('YouGov', 'Online', 0.42, 0.44),
+              ('ICM', 'Telephone', 0.47, 0.41), ('ORB', 'Telephone', 0.51, 0.43),
+              ('YouGov', 'Online', 0.40, 0.45), ('Opinium', 'Online', 0.43, 0.42);
+        """,
+        "jobs": """
+            CREATE TABLE Prestige (occupation VARCHAR, prestige DOUBLE, women DOUBLE,
+                                   income BIGINT);
+            INSERT INTO Prestige VALUES ('nurses', 64.7, 96.5, 4614),
+              ('physicians', 87.2, 10.6, 25308), ('carpenters', 38.9, 0.6, 5299),
+              ('bakers', 38.9, 7.8, 4199);
+            CREATE TABLE results (state VARCHAR, electoral_votes BIGINT);
+            INSERT INTO results VALUES ('Florida', 29), ('Ohio', 18), ('Maine', 4);
+        """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
             INSERT INTO city_sales VALUES
@@ -538,6 +554,32 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         ),
         # a superlative never begins values ("largest" is not the Large Van)
         ("gearbox", "What is the largest horsepower?", "SELECT MAX(hp) FROM cars"),
+        # "share" after a column's name is its noun, not a share of a total
+        (
+            "polls",
+            "Compare the average remain share in online and telephone polls",
+            "SELECT poll_type, ROUND(AVG(remain), 2) FROM brexit_polls "
+            "WHERE poll_type IN ('Online', 'Telephone') GROUP BY 1",
+        ),
+        # the last word of a table's name, a plural, names its rows: "polls"
+        (
+            "polls",
+            "What share of polls were online?",
+            "SELECT ROUND(100.0 * COUNT(*) FILTER (poll_type = 'Online') / COUNT(*), 2) "
+            "FROM brexit_polls",
+        ),
+        # a column named like its table ranks; the table's rows are not counted
+        (
+            "jobs",
+            "Which occupation has the highest prestige?",
+            "SELECT occupation, prestige FROM Prestige ORDER BY prestige DESC LIMIT 1",
+        ),
+        # "how many" of a column that already counts (a plural): its figures added up
+        (
+            "jobs",
+            "How many electoral votes does Florida have?",
+            "SELECT SUM(electoral_votes) FROM results WHERE state = 'Florida'",
+        ),
         # a list of periods: those periods only, a row for each
         (
             "monthly",
@@ -590,6 +632,7 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "What were the Dallas sales in February 2023?",
             "the sales of that period (the largest, if several rows fall in it)",
         ),
+        ("jobs", "How many electoral votes does Florida have?", "electoral_votes added up"),
         # "days above 85 degrees": the days are the rows, degrees a temperature; said
         ("station", "What percentage of days were above 85 degrees?", "'degrees' read as Temp"),
     ],
@@ -606,6 +649,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
 @pytest.mark.parametrize(
     ("db", "question"),
     [
+        # a percentage per row: the row's own figure, or its part of the column's total?
+        ("jobs", "What percentage of nurses are women?"),
         # a month's sales over several cities: their total? an average? asked
         ("monthly", "What were the sales in February 2023?"),
         # Ohio the county and Ohio the state, and nothing says which total is meant

@@ -156,8 +156,11 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
         if plain != t_words and all(plain):
             lex.add(plain, Target("table", table.name))  # "cars" for Cars93
         if len(t_words) > 1:
-            # "the Titanic" for TitanicSurvival: a weak name, any exact one wins
+            # "the Titanic" for TitanicSurvival, "polls" for brexit_polls: weak names, any
+            # exact one wins
             lex.add(plain[:1], Target("table", table.name), synonym=True)
+            if plain[-1] and stem(plain[-1]) != plain[-1]:  # a plural noun names the rows
+                lex.add(plain[-1:], Target("table", table.name), synonym=True)
         singular = tuple(stem(w) for w in t_words)
         for col in table.columns:
             base, unit = split_unit(col.name)

@@ -53,7 +53,7 @@ from .spec import (
     QuestionSpec,
     TimeRange,
 )
-from .words import STOPWORDS, identifier_words, question_tokens, stem, to_number
+from .words import STOPWORDS, identifier_words, question_tokens, split_unit, stem, to_number
 
 # Words that glue a question together without naming data.
 GLUE_WORDS = STOPWORDS | {
@@ -164,6 +164,7 @@ class _Parse:
     guessed_rows: int | None = None  # where a noun the data lacks was read as the rows
     rate_of: list[str] = field(default_factory=list)  # tables of a yes/no "… rate"
     one_period: str | None = None  # "in January 2000": a month or a day, as it was said
+    shared_at: int | None = None  # where the number a share is taken of was named
     pinned: set[tuple[str, str]] = field(default_factory=set)  # (table, column) values name
 
 
@@ -253,6 +254,12 @@ def _parse(
     spans = sorted(find_spans(tokens, lexicon, p.taken) + spelled, key=lambda s: s.start)
     for span in spans:
         p.taken.update(range(span.start, span.end))
+    named_share = [i for i in shared if any(s.end == i and _names_number(s) for s in spans)]
+    if named_share:
+        # "the average remain share of online polls": a column's own noun (`remain` holds
+        # shares), not a share of a total
+        shared = [i for i in shared if i not in named_share]
+        p.shared = bool(shared)
     ranked_grain = False  # "in which month was …": one month, ranked
     if spec.time_grain is None:
         for i, token in enumerate(tokens):
@@ -643,6 +650,19 @@ def _parse(
             spec.filters = [f for f in spec.filters if not any(f is c for c in conditions)]
         else:
             spec.share_of, spec.filters = spec.filters, []
+        rows = [f for f in spec.share_of if f.op == "=" and _said_before(tokens, f, p.shared_at)]
+        summed = [m.target.column for m in spec.measures if m.agg == "sum" and m.target]
+        if rows and len(rows) == len(spec.share_of) and summed:
+            # "what percentage of nurses are women" where `women` is a number on each
+            # occupation's row: the value comes first and the number after it, so the row's
+            # own figure, or its part of the column's total? ("what percentage of sales came
+            # from Austin" names the number first: a share.)
+            figure, row = summed[0], rows[0].value
+            return _clarify(
+                f"'{figure}' is a number on each row: do you mean the {figure} of {row}, or "
+                f"the share of {row} in the total {figure}?",
+                [f"{figure} of {row}", f"share of total {figure}"],
+            )
     return ParseResult(spec=spec)
 
 
@@ -828,10 +848,26 @@ def _measures(
             # "the lowest salary" on a table named Salaries: the column, not a row count.
             kind = "max" if superlative else "min"
             measures.append(Measure(kind, numeric.table, numeric, alias=f"{kind}_{numeric.column}"))
-        elif agg in ("count", None) and table is not None:
+        elif (
+            agg in ("count", None)
+            and table is not None
+            # "which occupation has the highest prestige" on a table named Prestige with a
+            # prestige column: the column ranks, the rows are not counted
+            and not (
+                agg is None
+                and superlative is not None
+                and _ranks_by(span)
+                and not set(p.tokens) & {"most", "fewest", "least"}  # "the fewest flights"
+            )
+        ):
             if agg is None:
                 implicit.append(len(measures))  # "average air time of flights": not a count
             measures.append(Measure("count", table.table, None, alias=f"{stem(table.table)}_count"))
+        elif agg == "count" and column is not None and _holds_counts(column):
+            # "how many electoral votes does Florida have": `electoral_votes` already counts
+            # them; its figures added up (one row's own, when one row is named), and said
+            measures.append(Measure("sum", column.table, column, alias=f"sum_{column.column}"))
+            p.notes.append(f"{column.column} added up")
         elif agg in ("count", "count_distinct") and column is not None:
             values_of = column.column or ""
             if agg == "count" and _words_between(p.tokens, aggs, span):
@@ -910,6 +946,7 @@ def _measures(
         ):
             # "what share of all sales does each city account for": a share of a total.
             measures.append(Measure("sum", column.table, column, alias=f"sum_{column.column}"))
+            p.shared_at = span.start
         elif (
             agg is None
             and (
@@ -1666,6 +1703,26 @@ def _yes_no_filters(
             name = column.column or ""
             found[span] = Filter(column.table, name, "=", yes, label=name)
     return found
+
+
+def _holds_counts(column: Target) -> bool:
+    """A numeric column named by a plural noun (`electoral_votes`, `passengers`, `sales`):
+    each row's figure is how many of them, so "how many" adds it up rather than counting
+    rows. Not a key, a calendar part or a column named in the singular (`rating`)."""
+    name = column.column or ""
+    if not is_numeric(column.type) or is_key(name) or name.lower() in _CALENDAR_WORDS:
+        return False
+    words, _ = split_unit(name)
+    last = words[-1] if words else ""
+    return last.endswith("s") and stem(last) != last and not last.endswith("ss")
+
+
+def _said_before(tokens: list[str], f: Filter, at: int | None) -> bool:
+    """Whether a filter's value was said before position `at`."""
+    words = question_tokens(str(f.value))
+    return at is not None and any(
+        tokens[i : i + len(words)] == words for i in range(0, max(at - len(words) + 1, 0))
+    )
 
 
 def _names_rows(catalog: Catalog, match: ValueMatch) -> bool:
