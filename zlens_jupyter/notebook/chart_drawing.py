@@ -81,17 +81,16 @@ class _Drawing:
             keys.sort(key=lambda k: -totals[k])
         return [seen[k] for k in keys]
 
-    # the frame: margins from the labels that must fit
     def svg(self) -> str:
+        """The document: margins wide enough for the labels that must fit, then the parts."""
         chart = self.chart
         value_labels = [_number(t, self.ticks) for t in self.ticks]
-        if chart.across == "x":
+        if chart.across == "x":  # numbers down the left side
             left = max(len(t) for t in value_labels) * CHAR_PX + 30
-            bottom = 40
-        else:
+        else:  # category names down the left side
             names = [_label(c) for c in self.categories]
             left = max((len(n) for n in names), default=1) * CHAR_PX + 30
-            bottom = 40
+        bottom = 40  # tick labels and the axis title
         legend = self._legend_width()
         self.left, self.top = round(left), 10
         # Room for half the last label centred under the right edge.
