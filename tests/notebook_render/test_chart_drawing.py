@@ -229,3 +229,12 @@ def test_every_tall_bar_keeps_its_name_cut_to_its_width():
         shown = (name.text or "") if title is None else (title.tail or "")
         assert len(shown) * CHAR_PX <= 420 / 8  # fits its band
         assert title is None or (title.text or "").startswith("Region")
+
+
+def test_the_docstring_example_holds():
+    import doctest
+
+    from zlens_jupyter.notebook import chart_drawing
+
+    result = doctest.testmod(chart_drawing)
+    assert result.attempted > 0 and result.failed == 0
