@@ -227,20 +227,26 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Large Van', 'auto(l4)', 80);
         """,
         "polls": """
-            CREATE TABLE brexit_polls (pollster VARCHAR, poll_type VARCHAR, remain DOUBLE,
-                                       leave DOUBLE);
-            INSERT INTO brexit_polls VALUES ('YouGov', 'Online', 0.42, 0.44),
-              ('ICM', 'Telephone', 0.47, 0.41), ('ORB', 'Telephone', 0.51, 0.43),
-              ('YouGov', 'Online', 0.40, 0.45), ('Opinium', 'Online', 0.43, 0.42);
+            CREATE TABLE brexit_polls (startdate DATE, enddate DATE, pollster VARCHAR,
+                                       poll_type VARCHAR, remain DOUBLE, leave DOUBLE);
+            INSERT INTO brexit_polls VALUES
+              ('2016-05-28', '2016-06-01', 'YouGov', 'Online', 0.42, 0.44),
+              ('2016-05-20', '2016-05-25', 'ICM', 'Telephone', 0.47, 0.41),
+              ('2016-06-02', '2016-06-05', 'ORB', 'Telephone', 0.51, 0.43),
+              ('2016-06-10', '2016-06-12', 'YouGov', 'Online', 0.40, 0.45),
+              ('2016-04-29', '2016-05-02', 'Opinium', 'Online', 0.43, 0.42);
         """,
         "jobs": """
             CREATE TABLE Prestige (occupation VARCHAR, prestige DOUBLE, women DOUBLE,
-                                   income BIGINT);
-            INSERT INTO Prestige VALUES ('nurses', 64.7, 96.5, 4614),
-              ('physicians', 87.2, 10.6, 25308), ('carpenters', 38.9, 0.6, 5299),
-              ('bakers', 38.9, 7.8, 4199);
+                                   income BIGINT, type VARCHAR);
+            INSERT INTO Prestige VALUES ('nurses', 64.7, 96.5, 4614, 'prof'),
+              ('physicians', 87.2, 10.6, 25308, 'prof'), ('carpenters', 38.9, 0.6, 5299, 'bc'),
+              ('bakers', 38.9, 7.8, 4199, 'bc');
             CREATE TABLE results (state VARCHAR, electoral_votes BIGINT);
             INSERT INTO results VALUES ('Florida', 29), ('Ohio', 18), ('Maine', 4);
+            CREATE TABLE murders (state VARCHAR, abb VARCHAR, population BIGINT);
+            INSERT INTO murders SELECT 'State ' || i, 'S' || i, 1000 * i FROM range(60) t(i);
+            INSERT INTO murders VALUES ('Texas', 'TX', 25145561), ('Ohio', 'OH', 11536504);
         """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
@@ -580,6 +586,30 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "How many electoral votes does Florida have?",
             "SELECT SUM(electoral_votes) FROM results WHERE state = 'Florida'",
         ),
+        # a verb that begins a date column's name says which date a period is on
+        (
+            "polls",
+            "How many polls ended in June 2016?",
+            "SELECT COUNT(*) FROM brexit_polls WHERE enddate BETWEEN '2016-06-01' AND '2016-06-30'",
+        ),
+        (
+            "polls",
+            "How many polls started each month?",
+            "SELECT CAST(CAST(date_trunc('month', startdate) AS DATE) AS VARCHAR), COUNT(*) "
+            "FROM brexit_polls GROUP BY 1",
+        ),
+        # a state's name and its code, two spellings of one attribute: the one as written
+        (
+            "jobs",
+            "What was the population of Texas?",
+            "SELECT population FROM murders WHERE state = 'Texas'",
+        ),
+        # "by occupation type": the last of two names is the compound's head
+        (
+            "jobs",
+            "Average income by occupation type",
+            "SELECT type, ROUND(AVG(income), 2) FROM Prestige GROUP BY 1",
+        ),
         # a list of periods: those periods only, a row for each
         (
             "monthly",
@@ -633,6 +663,8 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "the sales of that period (the largest, if several rows fall in it)",
         ),
         ("jobs", "How many electoral votes does Florida have?", "electoral_votes added up"),
+        # two dates and nothing says which: the one read is said
+        ("polls", "How many polls were there in May 2016?", "dates read from startdate"),
         # "days above 85 degrees": the days are the rows, degrees a temperature; said
         ("station", "What percentage of days were above 85 degrees?", "'degrees' read as Temp"),
     ],

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..semantic import SemanticModel
 from ..vocabulary import quantities, units
 from ..warehouse import Catalog, TableInfo, ValueMatch
-from ..wordforms import adjective_base, is_noun, value_forms
+from ..wordforms import adjective_base, is_noun, value_forms, verb_root
 from .frame import EXCLUSIONS, read_frame
 from .lexicon import (
     Lexicon,
@@ -104,6 +104,9 @@ GLUE_WORDS = STOPWORDS | {
     "appear",
     "exist",
     "recorded",
+    "conduct",
+    "conducted",
+    "carried",
     "given",
     "gave",
     "received",
@@ -288,6 +291,7 @@ def _parse(
     # "discipline A", "class B": a column's name, then one of its values, however short.
     value_filters += [(m, None) for m in _named_values(tokens, spans, p.taken, catalog)]
     missing = [s for s in spans if _is_missing(tokens, s, p.taken)]
+    dated_by = _date_verb(tokens, p.taken, catalog) if spec.time_range or spec.time_grain else None
     # A number nothing explained (a year range, a count) is never dropped: "between 2010
     # and 2015" read without its years would answer for every year.
     unresolved = [
@@ -317,7 +321,7 @@ def _parse(
         return _clarify_unresolved(unresolved)
 
     # Roles: a span right after a grouping word (or after "top N"/"which") is a grouping.
-    group_spans = [s for s in spans if _follows(s, group_starts, tokens)]
+    group_spans = [_head_of_compound(s, spans) for s in spans if _follows(s, group_starts, tokens)]
     if after_top is not None:
         group_spans += [s for s in spans if s.start == after_top and s not in group_spans]
     asked_what = tokens[:2] in (["what", "is"], ["what", "are"], ["what", "were"])
@@ -414,6 +418,7 @@ def _parse(
             # names is what is compared, and the cars are counted
             comparison_spans[op_start] = others[0]
     used = set(group_spans) | {s for s in comparison_spans.values() if s is not None}
+    used |= {s for s in spans for g in group_spans if g.start <= s.start and s.end <= g.end}
     used |= unit_read
     used |= set(missing)
     used |= {span for span, _ in numbered}
@@ -580,7 +585,7 @@ def _parse(
     counted_columns |= {
         (m.table.lower(), stem(m.table.lower())) for m in spec.measures if m.target is None
     }
-    chosen = _choose_value_filters(value_filters, spec.fact_table, counted_columns)
+    chosen = _choose_value_filters(value_filters, spec.fact_table, catalog, counted_columns)
     if isinstance(chosen, ParseResult):
         return chosen
     chosen += list(yes_filters.values())
@@ -632,6 +637,7 @@ def _parse(
     elif desc is not None:
         spec.order_desc = desc
     spec.limit = limit
+    _choose_time_column(catalog, spec, dated_by, p.notes)
     spec.notes += p.notes + _counted_in_one_of_many(catalog, spec)
     if shared and not spec.filters and spec.group_by and not spec.listing and limit is None:
         spec.share_of_groups = True  # "what share of all sales does each city account for"
@@ -726,6 +732,7 @@ def _value_filters(
 def _choose_value_filters(
     found: list[tuple[ValueMatch, str | None]],
     fact_table: str,
+    catalog: Catalog,
     counted: Collection[tuple[str, str]] = (),
 ) -> list[Filter] | ParseResult:
     """One filter per value word; a word found in several columns is asked about, unless
@@ -751,6 +758,10 @@ def _choose_value_filters(
         if len({(m.table, m.column) for m in on_fact}) > 1:
             others = [m for m in on_fact if (m.table.lower(), m.column.lower()) not in counted]
             on_fact = others if len({(m.table, m.column) for m in others}) == 1 else on_fact
+        if len({(m.table, m.column) for m in on_fact}) > 1 and _one_attribute(catalog, on_fact):
+            # "Texas" in `state` and, as TX, in `abb`: two spellings of one attribute (as
+            # many values each, one table); the one written as asked
+            on_fact = [m for m in on_fact if m.value.lower() == m.word.lower()] or on_fact[:1]
         if len({(m.table, m.column) for m in on_fact}) > 1:
             names = [f"{m.table}.{m.column}" for m in on_fact]
             return _clarify(
@@ -1129,7 +1140,7 @@ _HAVING = frozenset({"have", "has", "had", "having", "with"})
 # Words people put after a measure's name that add nothing to it: "wind speed" is `Wind`,
 # "ozone level" is `Ozone`, "clarity grade" is `clarity`.
 _HEAD_NOUNS = frozenset(
-    {"level", "speed", "rate", "amount", "value", "figure", "reading", "grade", "type"}
+    {"level", "speed", "rate", "amount", "value", "figure", "reading", "grade", "type", "score"}
     | {"kind", "size", "weight", "time", "measurement", "category", "class", "mileage"}
     | {"people", "person"}  # "unemployed people"
 )
@@ -1341,6 +1352,58 @@ def _ranks_its_rows(
         and m.table == spec.fact_table
         and is_numeric(m.target.type)
     )
+
+
+def _head_of_compound(span: Span, spans: list[Span]) -> Span:
+    """ "by occupation type": two columns named back to back are one compound noun, and the
+    last is its head (the type, of each occupation), as in English compounds."""
+    after = next((s for s in spans if s.start == span.end), None)
+    text_columns = lambda s: [  # noqa: E731
+        t for t in s.targets if t.kind in ("column", "dimension") and not is_numeric(t.type)
+    ]
+    if after is not None and text_columns(span) and text_columns(after):
+        return Span(span.start, after.end, tuple(text_columns(after)))
+    return span
+
+
+def _date_verb(tokens: list[str], taken: set[int], catalog: Catalog) -> tuple[str, str] | None:
+    """(table, column) of the date column a verb names, its word taken: "polls that ended
+    in June" is `enddate`, "orders shipped in 2024" `shipped_at`, "started each month"
+    `startdate` (the verb is the first word of one date column's name)."""
+    dates = [
+        (table.name, c.name, identifier_words(c.name)[0])
+        for table in catalog.tables.values()
+        for c in table.columns
+        if is_temporal(c.type) and identifier_words(c.name)
+    ]
+    for i, token in enumerate(tokens):
+        if i in taken:
+            continue
+        said = {verb_root(token) or stem(token), stem(token)}
+        found = [(t, c) for t, c, first in dates if stem(first) in said]
+        if len(found) == 1:
+            taken.add(i)
+            return found[0]
+    return None
+
+
+def _choose_time_column(
+    catalog: Catalog, spec: QuestionSpec, dated_by: tuple[str, str] | None, notes: list[str]
+) -> None:
+    """Which date a period or a grain is read on, when the table has several: the one the
+    question's verb named, else the first, and said ("polls in June" by their start or
+    their end?)."""
+    if not (spec.time_range or spec.time_grain) or not spec.fact_table:
+        return
+    if dated_by is not None and dated_by[0] == spec.fact_table:
+        spec.time_column = dated_by[1]
+        return
+    info = catalog.table(spec.fact_table)
+    dates = [c.name for c in info.columns if is_temporal(c.type)] if info is not None else []
+    parts = {c.name.lower() for c in info.columns} if info is not None else set()
+    if len(dates) > 1 and not {"year", "month"} <= parts:
+        spec.time_column = dates[0]
+        notes.append(f"dates read from {dates[0]} ({', '.join(dates[1:])} also dates)")
 
 
 def _one_row_per_period(p: _Parse, table: str) -> bool:
@@ -1715,6 +1778,23 @@ def _holds_counts(column: Target) -> bool:
     words, _ = split_unit(name)
     last = words[-1] if words else ""
     return last.endswith("s") and stem(last) != last and not last.endswith("ss")
+
+
+def _one_attribute(catalog: Catalog, matches: list[ValueMatch]) -> bool:
+    """Whether the columns a word was found in are one attribute spelled two ways: one
+    table, the word as written in one column and by a synonym in the others, each column
+    listing as many distinct values (or each too many to list): state names and codes,
+    where a county's name and a state's code list differently."""
+    exact = [m for m in matches if m.value.lower() == m.word.lower()]
+    if len({m.table for m in matches}) != 1 or len(exact) != 1:
+        return False  # one written as asked, the others other spellings of it
+    info = catalog.table(matches[0].table)
+    counts = {
+        len(c.distinct_values)
+        for m in matches
+        if info is not None and (c := info.column(m.column)) is not None
+    }
+    return len(counts) == 1
 
 
 def _said_before(tokens: list[str], f: Filter, at: int | None) -> bool:

@@ -62,6 +62,9 @@ class QuestionSpec:
     fact_table: str = ""
     notes: list[str] = field(default_factory=list)
     listing: bool = False  # "show me the orders": the table's rows, not an aggregate
+    # The date column periods are read on, when the table has several ("polls that ended in
+    # June" is `enddate`); None: the table's own time (its one date, or year/month parts).
+    time_column: str | None = None
     # "what percentage of animals are herbivores": these filters pick the part, and each
     # measure is shown as its part's percentage of the whole.
     share_of: list[Filter] = field(default_factory=list)

@@ -160,6 +160,8 @@ def _time_source(
     spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | None
 ) -> tuple[str, str | None] | None:
     """(table, date column) or (table, None) when the table has year/month/day integer parts."""
+    if spec.time_column:  # the question named it, or the parser chose and said which
+        return spec.fact_table, spec.time_column
     candidates: list[str] = []
     for m in spec.measures:
         if m.agg == "metric" and semantic is not None and m.target and m.target.name:
