@@ -241,7 +241,7 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
                                    income BIGINT, type VARCHAR);
             INSERT INTO Prestige VALUES ('nurses', 64.7, 96.5, 4614, 'prof'),
               ('physicians', 87.2, 10.6, 25308, 'prof'), ('carpenters', 38.9, 0.6, 5299, 'bc'),
-              ('bakers', 38.9, 7.8, 4199, 'bc');
+              ('bakers', 38.9, 7.8, 4199, 'bc'), ('typists', 41.9, 95.3, 3148, 'wc');
             CREATE TABLE results (state VARCHAR, electoral_votes BIGINT);
             INSERT INTO results VALUES ('Florida', 29), ('Ohio', 18), ('Maine', 4);
             CREATE TABLE murders (state VARCHAR, abb VARCHAR, population BIGINT);
@@ -609,6 +609,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "jobs",
             "Average income by occupation type",
             "SELECT type, ROUND(AVG(income), 2) FROM Prestige GROUP BY 1",
+        ),
+        # a code spelled by a hyphened compound's initials; a code that begins the word
+        (
+            "jobs",
+            "Compare the average income of blue-collar and white-collar occupations",
+            "SELECT type, ROUND(AVG(income), 2) FROM Prestige WHERE type IN ('bc', 'wc') "
+            "GROUP BY 1",
+        ),
+        (
+            "jobs",
+            "What is the lowest prestige among professional occupations?",
+            "SELECT MIN(prestige) FROM Prestige WHERE type = 'prof'",
         ),
         # a list of periods: those periods only, a row for each
         (

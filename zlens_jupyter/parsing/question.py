@@ -106,6 +106,8 @@ GLUE_WORDS = STOPWORDS | {
     "recorded",
     "conduct",
     "conducted",
+    "among",
+    "amongst",
     "carried",
     "given",
     "gave",

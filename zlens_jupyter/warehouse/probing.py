@@ -202,13 +202,16 @@ class ValueIndex:
                 taken[first] = True
                 said = tokens[first][2]
                 matches.extend((tokens[first][0], ValueMatch(said, t, c, v)) for t, c, v in hits)
-        for size in (4, 3):  # three letters at least: "number of" is not the value "no"
+        for size in (4, 3, 2):  # two letters only hyphened: "number of" is not the value "no"
             # "four-wheel drive" for the code `4WD`: the initials of consecutive words (a
-            # number word as its digit) spelling a short code of a column of few values
+            # number word as its digit) spelling a short code of a column of few values;
+            # "blue-collar" for `bc`
             for first in range(len(tokens) - size + 1):
                 if any(taken[first : first + size]):
                     continue
                 span = tokens[first : first + size]
+                if size == 2 and question[span[0][1] : span[1][0]] != "-":
+                    continue
                 code = "".join(_initial(text) for _, _, text in span)
                 hits = [hit for hit in self._codes.get(code, []) if len(hit[2]) == size]
                 if len({(t, c) for t, c, _ in hits}) == 1:
@@ -277,7 +280,7 @@ class ValueIndex:
 
     def _truncated(self, word: str) -> list[tuple[str, str, str]]:
         """A value stored cut short: "herbivores" for `herbi`, "insectivores" for `insecti`.
-        One-word values of four letters or more that begin the word and are at least 40% of
+        One-word values of four letters or more that begin the word and are at least a third of
         it, from one column only (several columns: no guess)."""
         hits = [
             hit
@@ -285,7 +288,7 @@ class ValueIndex:
             if " " not in phrase
             and len(phrase) >= 4
             and word.startswith(phrase)
-            and len(phrase) / len(word) >= 0.4
+            and len(phrase) * 3 >= len(word)
             for hit in found
         ]
         return hits if len({(t, c) for t, c, _ in hits}) == 1 and len(hits) == 1 else []
