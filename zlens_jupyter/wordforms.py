@@ -209,6 +209,9 @@ def verb_root(word: str) -> str | None:
     if verb and verb[0] != w and "NOUN" not in lemmas:
         return str(verb[0])
     noun = stem(w)
+    if noun.endswith("ee") and len(noun) > 5 and "VERB" not in _lemmas(noun):
+        base = noun[:-2]  # "arrestees" -> arrest, "employee" -> employ, "trainee" -> train
+        return base if "VERB" in _lemmas(base) else None
     if noun.endswith("al") and len(noun) > 6 and not {"VERB", "ADJ"} & set(_lemmas(noun)):
         base = noun[:-2]  # "survival" -> survive, "arrival" -> arrive, "rental" -> rent
         return next((c for c in (f"{base}e", base) if "VERB" in _lemmas(c)), None)

@@ -248,6 +248,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO murders SELECT 'State ' || i, 'S' || i, 1000 * i FROM range(60) t(i);
             INSERT INTO murders VALUES ('Texas', 'TX', 25145561), ('Ohio', 'OH', 11536504);
         """,
+        "arrests": """
+            CREATE TABLE Arrests (released VARCHAR, colour VARCHAR, age BIGINT,
+                                  citizen VARCHAR, checks BIGINT);
+            INSERT INTO Arrests VALUES ('Yes', 'White', 21, 'Yes', 0), ('No', 'Black', 30, 'No', 3),
+              ('Yes', 'Black', 17, 'Yes', 1), ('Yes', 'White', 45, 'No', 2),
+              ('No', 'White', 33, 'Yes', 4);
+        """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
             INSERT INTO city_sales VALUES
@@ -622,6 +629,31 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "What is the lowest prestige among professional occupations?",
             "SELECT MIN(prestige) FROM Prestige WHERE type = 'prof'",
         ),
+        # "not" before a yes/no column is its no
+        (
+            "arrests",
+            "How many of those arrested were not citizens?",
+            "SELECT COUNT(*) FROM Arrests WHERE citizen = 'No'",
+        ),
+        # "arrestees" are the arrests (a noun in -ee); a rate of yes per value
+        (
+            "arrests",
+            "Compare the release rate of black and white arrestees",
+            "SELECT colour, ROUND(100.0 * COUNT(*) FILTER (released = 'Yes') / COUNT(*), 2) "
+            "FROM Arrests GROUP BY 1",
+        ),
+        # "the average number of checks": a column that counts, averaged
+        (
+            "arrests",
+            "What is the average number of checks?",
+            "SELECT ROUND(AVG(checks), 2) FROM Arrests",
+        ),
+        # a noun the data lacks before a column's name qualifies it, and is said
+        (
+            "arrests",
+            "Average number of police checks for each skin colour",
+            "SELECT colour, ROUND(AVG(checks), 2) FROM Arrests GROUP BY 1",
+        ),
         # a list of periods: those periods only, a row for each
         (
             "monthly",
@@ -677,6 +709,11 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
         ("jobs", "How many electoral votes does Florida have?", "electoral_votes added up"),
         # two dates and nothing says which: the one read is said
         ("polls", "How many polls were there in May 2016?", "dates read from startdate"),
+        (
+            "arrests",
+            "Average number of police checks for each skin colour",
+            "'skin colour' read as colour",
+        ),
         # "days above 85 degrees": the days are the rows, degrees a temperature; said
         ("station", "What percentage of days were above 85 degrees?", "'degrees' read as Temp"),
     ],
@@ -695,6 +732,10 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
     [
         # a percentage per row: the row's own figure, or its part of the column's total?
         ("jobs", "What percentage of nurses are women?"),
+        # a category named and given no place (no "by") is asked about, never dropped
+        ("arrests", "Average checks of the colour"),
+        # "did not show up": a "not" the data cannot say is asked about
+        ("arrests", "How many arrests did not show up?"),
         # a month's sales over several cities: their total? an average? asked
         ("monthly", "What were the sales in February 2023?"),
         # Ohio the county and Ohio the state, and nothing says which total is meant

@@ -22,6 +22,8 @@ from zlens_jupyter.wordforms import verb_root
         ("visitor", "visit"),  # -or as well as -er
         ("survival", "survive"),  # a noun in -al
         ("arrival", "arrive"),
+        ("arrestees", "arrest"),  # a noun in -ee, the one the verb is done to
+        ("employee", "employ"),
     ],
 )
 def test_a_verb_form_or_an_agent_noun_reaches_its_verb(word: str, root: str) -> None:

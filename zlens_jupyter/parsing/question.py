@@ -170,6 +170,7 @@ class _Parse:
     rate_of: list[str] = field(default_factory=list)  # tables of a yes/no "… rate"
     one_period: str | None = None  # "in January 2000": a month or a day, as it was said
     shared_at: int | None = None  # where the number a share is taken of was named
+    negated: set[tuple[str, str]] = field(default_factory=set)  # yes/no columns said with "not"
     pinned: set[tuple[str, str]] = field(default_factory=set)  # (table, column) values name
 
 
@@ -197,6 +198,7 @@ def _parse(
     values: list[ValueMatch] | None,
 ) -> ParseResult:
     tokens = question_tokens(question)
+    tokens, negated = _negated_yes_no(tokens, lexicon, catalog)
     excluded = next((t for t in tokens if t in EXCLUSIONS), None)
     if excluded is not None:
         # "revenue without returns" must never become "revenue of returns": until exclusions
@@ -207,6 +209,7 @@ def _parse(
             [],
         )
     p = _Parse(tokens, set(), catalog, semantic)
+    p.negated = negated
     # "what percentage / share / proportion of …": the filters pick a part of the whole.
     shared = [i for i, t in enumerate(tokens) if t in _SHARE_WORDS]
     # "survival rate": the share of the rows where `survived` is yes, of its table's rows
@@ -319,11 +322,14 @@ def _parse(
     unresolved = _drop_comparison_words(tokens, unresolved, p.taken, spans, comparisons)
     value_filters = _narrowed_by_noun(tokens, value_filters)
     unresolved = _drop_value_nouns(tokens, unresolved, p.taken, value_filters)
+    unresolved = _drop_modifiers(tokens, unresolved, p, spans)
     if unresolved:
         return _clarify_unresolved(unresolved)
 
     # Roles: a span right after a grouping word (or after "top N"/"which") is a grouping.
-    group_spans = [_head_of_compound(s, spans) for s in spans if _follows(s, group_starts, tokens)]
+    group_spans = [
+        _head_of_compound(s, spans) for s in spans if _follows(s, group_starts, tokens, spans)
+    ]
     if after_top is not None:
         group_spans += [s for s in spans if s.start == after_top and s not in group_spans]
     asked_what = tokens[:2] in (["what", "is"], ["what", "are"], ["what", "were"])
@@ -809,8 +815,16 @@ def _measures(
     # "which city had the most sales" ranks cities; "the biggest engine for each maker" is a
     # maximum per maker.
     ranks_groups = grouped and p.tokens[:1] in (["which"], ["who"])
+    unplaced: list[Span] = []  # text columns named and neither measured nor grouped
     for span in spans:
+        held = len(measures)
         agg = next((a for s, e, a in aggs if 0 <= span.start - e <= 2), None)
+        counted_by = next((s for s, e, a in aggs if 0 <= span.start - e <= 2), None)
+        outer = next((a for _, e, a in aggs if e == counted_by and a != "count"), None)
+        if agg == "count" and outer is not None and _names_number(span):
+            # "the average number of police checks", "the total number of gun murders": the
+            # numbers of a column that counts them, averaged or added up
+            agg = outer
         if agg is None and (len(spans) == 1 or [s for s in spans if _names_number(s)] == [span]):
             # "which month was the hottest on average", "how long are omnivores awake on
             # average": the phrase after the one thing measured.
@@ -1013,6 +1027,23 @@ def _measures(
                 f"Should I total, average, or take the maximum of '{name}'?",
                 [f"total {name}", f"average {name}", f"maximum {name}"],
             )
+        said = p.tokens[span.end - 1]
+        if (
+            len(measures) == held
+            and _names_text_only(span)
+            and _lists_values(p.catalog, span)
+            and stem(said) == said  # "professional occupations", a plural: the rows
+        ):
+            unplaced.append(span)
+    if unplaced and measures:
+        # "average checks for each skin colour" read without its grouping would answer a
+        # different question: a named column that found no place is asked about
+        named = _text(p.tokens, unplaced[0])
+        unused = next(t.column or "" for t in unplaced[0].targets if t.kind == "column")
+        return _clarify(
+            f"How does '{named}' fit the question? To group by it, say 'by {named}'.",
+            [f"by {unused}"],
+        )
     if len(implicit) < len(measures):
         measures = [m for i, m in enumerate(measures) if i not in implicit]
     asked = [a for _, _, a in aggs if a in ("sum", "avg", "median", "min", "max")]
@@ -1524,13 +1555,22 @@ def _pick(
     return columns[0] if columns else None
 
 
-def _follows(span: Span, starts: list[int], tokens: list[str]) -> bool:
+def _follows(
+    span: Span, starts: list[int], tokens: list[str], spans: list[Span] | None = None
+) -> bool:
     for start in starts:
         j = start
         while j < span.start and tokens[j] in ("the", "a", "an", "and", "their", "its", ","):
             j += 1
         if j == span.start:
             return True
+        if (
+            spans is not None
+            and j == span.start - 1
+            and is_noun(tokens[j])
+            and not any(s.start <= j < s.end for s in spans)
+        ):
+            return True  # "for each skin colour": a noun the data lacks, then the name
     # "by carrier and origin": the second name after "and" groups too.
     return (
         span.start >= 2
@@ -1725,6 +1765,33 @@ def _words_between(tokens: list[str], aggs: list[tuple[int, int, str]], span: Sp
 _YES_NO = {"yes": "no", "y": "n", "true": "false"}  # stored pairs, the yes first
 
 
+def _yes_no_column(target: Target, catalog: Catalog) -> bool:
+    info = catalog.table(target.table) if target.kind == "column" else None
+    stored = info.column(target.column or "") if info is not None else None
+    if stored is None:
+        return False
+    values = {v.lower() for v in stored.distinct_values}
+    return stored.type.upper() == "BOOLEAN" or any(values == {y, n} for y, n in _YES_NO.items())
+
+
+def _negated_yes_no(
+    tokens: list[str], lexicon: Lexicon, catalog: Catalog
+) -> tuple[list[str], set[tuple[str, str]]]:
+    """ "not"/"non" right before the name of a yes/no column is its no ("how many were not
+    citizens" counts citizen = No): the word goes, the column is remembered. Any other
+    "not" stays an exclusion, asked about."""
+    negated: set[tuple[str, str]] = set()
+    kept: list[str] = []
+    for i, token in enumerate(tokens):
+        if token in ("not", "non") and i + 1 < len(tokens):
+            named = [t for t in lexicon.lookup(tokens[i + 1 : i + 2]) if t.kind == "column"]
+            if len(named) == 1 and _yes_no_column(named[0], catalog):
+                negated.add((named[0].table, named[0].column or ""))
+                continue
+        kept.append(token)
+    return kept, negated
+
+
 def _rates_of_yes(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> list[tuple[int, str]]:
     """Where "rate" follows the name of a yes/no column: "survival rate" is the share of the
     rows where `survived` is yes, as "what percentage survived" is."""
@@ -1766,6 +1833,8 @@ def _yes_no_filters(
         right_after = any(e == span.start and a == "count" for _, e, a in aggs)
         if yes is not None and not right_after:
             name = column.column or ""
+            if (column.table, name) in p.negated:  # "were not citizens": the no
+                yes = not yes if isinstance(yes, bool) else values[_YES_NO[yes.lower()]]
             found[span] = Filter(column.table, name, "=", yes, label=name)
     return found
 
@@ -1824,6 +1893,43 @@ def _holds_numbers(catalog: Catalog, target: Target) -> bool:
     column = info.column(target.column or "") if info is not None else None
     values = column.distinct_values if column is not None else ()
     return bool(values) and sum(v.isdigit() for v in values) * 2 > len(values)
+
+
+def _names_text_only(span: Span) -> bool:
+    """A span naming only text columns (no table, no number, no date)."""
+    return bool(span.targets) and all(
+        t.kind == "column" and not is_numeric(t.type) and not is_temporal(t.type)
+        for t in span.targets
+    )
+
+
+def _lists_values(catalog: Catalog, span: Span) -> bool:
+    """Whether the span's columns are categories (few enough values to list), not names."""
+    for t in span.targets:
+        info = catalog.table(t.table)
+        stored = info.column(t.column or "") if info is not None else None
+        if stored is None or not stored.distinct_values:
+            return False
+    return True
+
+
+def _drop_modifiers(
+    tokens: list[str], unresolved: list[str], p: _Parse, spans: list[Span]
+) -> list[str]:
+    """ "skin colour", "police checks": a noun the data does not know, right before a column's
+    name, qualifies it. Read as the column, and said (the answer is reviewed): the person
+    sees which column stood for the two words."""
+    for span in spans:
+        at = span.start - 1
+        columns = [t for t in span.targets if t.kind == "column"]
+        if at < 0 or at in p.taken or tokens[at] not in unresolved or len(columns) != 1:
+            continue
+        if not is_noun(tokens[at]) or tokens[at].isdigit():
+            continue
+        p.taken.add(at)
+        said = " ".join(tokens[at : span.end])
+        p.notes.append(f"'{said}' read as {columns[0].column}")
+    return [t for i, t in enumerate(tokens) if i not in p.taken and t in unresolved]
 
 
 def _drop_value_nouns(
