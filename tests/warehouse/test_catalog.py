@@ -92,6 +92,28 @@ def test_nycflights_join_keys(nyc: Warehouse) -> None:
     assert not any(p[1] == "year" for p in pairs)
 
 
+def test_two_tables_of_the_same_things_join_on_their_unique_name() -> None:
+    con = duckdb.connect()
+    con.execute(
+        """
+        CREATE TABLE murders AS SELECT 'S' || i AS state, i AS total, i % 7 AS rank
+            FROM range(51) t(i);
+        CREATE TABLE results AS SELECT 'S' || i AS state, i * 2 AS votes, i % 7 AS rank
+            FROM range(51) t(i);
+        CREATE TABLE capitals AS SELECT 'S' || i AS state, 'C' || i AS capital
+            FROM range(40) t(i);
+        """
+    )
+    pairs = _key_pairs(Warehouse.connect(con).catalog().join_keys)
+    joined = {frozenset((a, c)) for a, _, c, _, _ in pairs}
+    # 51 unique state names on each side: the same states, joined one to one
+    assert frozenset(("murders", "results")) in joined
+    # unique on both sides but over 40 rows and 51: no evidence they are the same things
+    assert frozenset(("capitals", "murders")) not in joined
+    # a number shared by name is never joined one to one
+    assert not any(p[1] == "rank" for p in pairs)
+
+
 def test_join_path_walks_keys(nyc: Warehouse) -> None:
     catalog = nyc.catalog()
     path = catalog.join_path("airlines", "planes")

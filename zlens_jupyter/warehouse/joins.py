@@ -7,7 +7,8 @@ constraints, then two naming heuristics that also demand evidence from the data:
   `o_custkey` and `c_custkey` once each table's column prefix is removed), joined only when
   one side is unique (a declared PRIMARY KEY/UNIQUE, or unique in the data) and, for names
   that do not look like keys, the other side is not — so `flights.year` never joins
-  `planes.year`, nor `airlines.name` joins `airports.name`.
+  `planes.year`, nor `airlines.name` joins `airports.name` — unless both sides are a unique
+  text name over as many rows (two tables of the same 51 states).
 - `<thing>_id` / `<thing>_key` pointing at a table called `<thing>` or `<things>` through its
   single-column primary key or its `id` column (`orders.customer_id -> customers.id`).
 
@@ -187,7 +188,24 @@ def _keys_to_the_unique_member(
         if not key_like and unique(many[0].name, many[1]):
             continue
         keys.append(JoinKey(many[0].name, many[1], one[0].name, one[1], source))
+    if not key_like:  # two tables of the same things side by side, each pair once
+        for i, a in enumerate(ordered):
+            for b in ordered[i + 1 :]:
+                if (
+                    a[0].name != b[0].name
+                    and _one_to_one(a, b)
+                    and unique(a[0].name, a[1])
+                    and unique(b[0].name, b[1])
+                ):
+                    keys.append(JoinKey(b[0].name, b[1], a[0].name, a[1], source))
     return keys
+
+
+def _one_to_one(many: tuple[TableInfo, str, str], one: tuple[TableInfo, str, str]) -> bool:
+    """Two tables of the same things side by side (`murders.state`, `results.state`: 51
+    states each): a text name unique in both, and as many rows in each."""
+    text = many[2].upper().startswith(("VARCHAR", "TEXT", "STRING"))
+    return text and many[0].row_count == one[0].row_count > 0
 
 
 def _id_suffix_keys(tables: dict[str, TableInfo], unique: _UniqueColumns) -> list[JoinKey]:
