@@ -37,9 +37,7 @@ def _probe(columns: list[ColumnValues], question: str) -> list[tuple[str, str, s
     return [(m.word, m.table, m.column, m.value) for m in found]
 
 
-def test_the_value_index_is_read_back_and_built_again_for_other_values(
-    fresh_process, monkeypatch
-):
+def test_the_value_index_is_read_back_and_built_again_for_other_values(fresh_process, monkeypatch):
     shop = [
         ColumnValues("customers", "segment", ("Small Business", "Consumer")),
         ColumnValues("staff", "title", ("AsstProf", "Prof")),
@@ -89,9 +87,7 @@ def _guard_after_reconnect(path: Path, fresh_process) -> None:
         warehouse.close()
 
 
-def test_a_macro_added_since_is_seen_though_the_clean_file_was_remembered(
-    tmp_path, fresh_process
-):
+def test_a_macro_added_since_is_seen_though_the_clean_file_was_remembered(tmp_path, fresh_process):
     path = tmp_path / "shop.duckdb"
     with duckdb.connect(str(path)) as con:
         con.execute("CREATE TABLE sales (region VARCHAR, amount DOUBLE)")
