@@ -654,6 +654,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Average number of police checks for each skin colour",
             "SELECT colour, ROUND(AVG(checks), 2) FROM Arrests GROUP BY 1",
         ),
+        # "by number of masts": the masts' own numbers group (a count would rank instead)
+        (
+            "fleet",
+            "Average speed by number of masts",
+            "SELECT masts, ROUND(AVG(speed_kn), 2) FROM vessels GROUP BY 1",
+        ),
         # a list of periods: those periods only, a row for each
         (
             "monthly",
@@ -736,6 +742,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("arrests", "Average checks of the colour"),
         # "did not show up": a "not" the data cannot say is asked about
         ("arrests", "How many arrests did not show up?"),
+        # a "by" that finds no column is asked about, never answered without its grouping
+        ("fleet", "Total length by the number of vessels"),
         # a month's sales over several cities: their total? an average? asked
         ("monthly", "What were the sales in February 2023?"),
         # Ohio the county and Ohio the state, and nothing says which total is meant

@@ -186,6 +186,23 @@ def parse_question(
     already has it (routing does): the result carries it, so one read serves every route."""
     frame = frame if frame is not None else read_frame(question)
     result = _parse(question, catalog, lexicon, semantic, values)
+    spec = result.spec
+    valued = {
+        w
+        for f in (spec.filters + spec.share_of if spec is not None else [])
+        for v in (f.value if isinstance(f.value, list) else [f.value])
+        for w in question_tokens(str(v))
+    }
+    if (
+        spec is not None
+        and frame.by_groupings
+        and not (spec.group_by or spec.time_grain or spec.limit or spec.listing)
+        and not set(frame.by_groupings[0]) <= valued  # "flown by United Air Lines": a value
+    ):
+        # "average mpg by number of cylinders" answered with no grouping would be a number
+        # for another question: a "by" that found no column is asked about
+        said = " ".join(frame.by_groupings[0])
+        result = _clarify(f"I couldn't group by '{said}': which column is it?", [])
     result.frame = frame
     return result
 
@@ -251,6 +268,8 @@ def _parse(
     for at, start in enumerate(group_starts):
         counted = next((a for a in aggs if a[0] == start and a[2] == "count"), None)
         each = start > 0 and tokens[start - 1] in ("each", "every")  # "by number of" ranks
+        # ... unless what is numbered is a column's own number: "by number of cylinders"
+        each = each or _numbers_a_column(tokens, start + 2, lexicon)
         if counted is not None and each and tokens[start : start + 2] == ["number", "of"]:
             # "cars for each number of cylinders": the cylinders are the grouping.
             aggs.remove(counted)
@@ -1384,6 +1403,17 @@ def _ranks_its_rows(
         and m.target.kind == "column"
         and m.table == spec.fact_table
         and is_numeric(m.target.type)
+    )
+
+
+def _numbers_a_column(tokens: list[str], at: int, lexicon: Lexicon) -> bool:
+    """Whether the word at `at` names a numeric column and no table ("number of cylinders"
+    is the `cyl` column's values; "number of flights" counts the flights)."""
+    if at >= len(tokens):
+        return False
+    targets = lexicon.lookup(tokens[at : at + 1])
+    return bool(targets) and all(
+        t.kind == "column" and is_numeric(t.type) and not is_key(t.column or "") for t in targets
     )
 
 
