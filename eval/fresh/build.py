@@ -60,6 +60,11 @@ DATASETS: tuple[Any, ...] = (
 )
 
 
+def build_all(target_dir: str | Path = DEFAULT_TARGET) -> dict[str, Path]:
+    """Build every fresh dataset into `target_dir` with the public corpus's builder."""
+    return dev_build.public_build.build_all(target_dir, DATASETS, dev_build.load_table)
+
+
 def main(argv: list[str] | None = None) -> int:
     return dev_build.public_build.main(
         argv, default=DEFAULT_TARGET, datasets=DATASETS, load=dev_build.load_table, about=__doc__
