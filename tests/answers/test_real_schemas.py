@@ -660,6 +660,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Average speed by number of masts",
             "SELECT masts, ROUND(AVG(speed_kn), 2) FROM vessels GROUP BY 1",
         ),
+        # a unit that is also a column's name is the column: "over 1 carat"
+        (
+            "gems",
+            "Average price of gems over 1 carat",
+            "SELECT ROUND(AVG(price), 2) FROM gems WHERE carat > 1",
+        ),
+        # a word the data lacks before a value qualifies it, and is said
+        (
+            "jobs",
+            "How many senior professional occupations are there?",
+            "SELECT COUNT(*) FROM Prestige WHERE type = 'prof'",
+        ),
         # a list of periods: those periods only, a row for each
         (
             "monthly",
@@ -719,6 +731,11 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "arrests",
             "Average number of police checks for each skin colour",
             "'skin colour' read as colour",
+        ),
+        (
+            "jobs",
+            "How many senior professional occupations are there?",
+            "'senior professional' read as type = prof",
         ),
         # "days above 85 degrees": the days are the rows, degrees a temperature; said
         ("station", "What percentage of days were above 85 degrees?", "'degrees' read as Temp"),

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..semantic import SemanticModel
 from ..vocabulary import quantities, units
 from ..warehouse import Catalog, TableInfo, ValueMatch
-from ..wordforms import adjective_base, is_noun, value_forms, verb_root
+from ..wordforms import adjective_base, is_english, is_noun, value_forms, verb_root
 from .frame import EXCLUSIONS, read_frame
 from .lexicon import (
     Lexicon,
@@ -255,6 +255,7 @@ def _parse(
             and at not in p.taken
             and tokens[at] in units()
             and not _starts_a_name(tokens, at, lexicon)  # "30 years of service"
+            and not lexicon.lookup(tokens[at : at + 1])  # "over 1 carat": the column `carat`
         ):
             p.taken.add(at)
     aggs = find_aggregates(tokens, p.taken)
@@ -342,6 +343,7 @@ def _parse(
     value_filters = _narrowed_by_noun(tokens, value_filters)
     unresolved = _drop_value_nouns(tokens, unresolved, p.taken, value_filters)
     unresolved = _drop_modifiers(tokens, unresolved, p, spans)
+    unresolved = _drop_value_modifiers(tokens, unresolved, p, value_filters)
     if unresolved:
         return _clarify_unresolved(unresolved)
 
@@ -1959,6 +1961,27 @@ def _drop_modifiers(
         p.taken.add(at)
         said = " ".join(tokens[at : span.end])
         p.notes.append(f"'{said}' read as {columns[0].column}")
+    return [t for i, t in enumerate(tokens) if i not in p.taken and t in unresolved]
+
+
+def _drop_value_modifiers(
+    tokens: list[str],
+    unresolved: list[str],
+    p: _Parse,
+    found: list[tuple[ValueMatch, str | None]],
+) -> list[str]:
+    """ "full professors" (rank `Prof`): a word the data does not know, right before a value,
+    qualifies it. Read as the value, and said, so the person sees the word was not used."""
+    for match, _ in found:
+        words = question_tokens(match.word)
+        for i in range(1, len(tokens) - len(words) + 1):
+            at = i - 1
+            if tokens[i : i + len(words)] != words or at in p.taken:
+                continue
+            if tokens[at] not in unresolved or tokens[at].isdigit() or not is_english(tokens[at]):
+                continue
+            p.taken.add(at)
+            p.notes.append(f"'{tokens[at]} {match.word}' read as {match.column} = {match.value}")
     return [t for i, t in enumerate(tokens) if i not in p.taken and t in unresolved]
 
 
