@@ -672,6 +672,23 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "How many senior professional occupations are there?",
             "SELECT COUNT(*) FROM Prestige WHERE type = 'prof'",
         ),
+        # "the N days with the highest X" over rows of Month and Day: the rows, ranked (never
+        # the day of the month summed over months)
+        (
+            "station",
+            "Show the 2 days with the highest ozone",
+            "SELECT * FROM daily ORDER BY Ozone DESC LIMIT 2",
+        ),
+        (
+            "station",
+            "Which day had the highest ozone?",
+            "SELECT * FROM daily ORDER BY Ozone DESC LIMIT 1",
+        ),
+        (
+            "gems",
+            "Show the 2 gems with the highest price",
+            "SELECT * FROM gems ORDER BY price DESC LIMIT 2",
+        ),
         # a list of periods: those periods only, a row for each
         (
             "monthly",
@@ -737,6 +754,7 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "How many senior professional occupations are there?",
             "'senior professional' read as type = prof",
         ),
+        ("station", "Which day had the highest ozone?", "each row of daily read as one day"),
         # "days above 85 degrees": the days are the rows, degrees a temperature; said
         ("station", "What percentage of days were above 85 degrees?", "'degrees' read as Temp"),
     ],

@@ -146,9 +146,19 @@ def find_top_n(tokens: list[str], taken: set[int]) -> tuple[int | None, bool | N
         # "the 5 most expensive cars", "the three lightest cars": N before a superlative
         n = to_number(tokens[i + 1])
         ranked = any(superlative_direction(t) is not None for t in tokens[i + 2 : i + 4])
-        if tok == "the" and isinstance(n, int) and 1 < n <= 1000 and ranked and i + 1 not in taken:
+        # "the 5 days with the highest ozone": N, the noun ranked, then what ranks them
+        noun_first = tokens[i + 3 : i + 4] in (["with"], ["that"], ["which"], ["having"]) and any(
+            superlative_direction(t) is not None for t in tokens[i + 4 : i + 8]
+        )
+        if (
+            tok == "the"
+            and isinstance(n, int)
+            and 1 < n <= 1000
+            and i + 1 not in taken
+            and (ranked or noun_first)
+        ):
             taken.add(i + 1)
-            return n, None, None
+            return n, None, i + 2 if noun_first else None
     return None, None, None
 
 

@@ -529,6 +529,13 @@ def _parse(
         spec.measures = measures
         spec.fact_table = measures[0].table
     for span in group_spans:
+        if _day_of_rows(p, span, spec, superlative, limit):
+            # "the 5 days with the highest ozone" over rows of Month and Day: the days are
+            # the rows (a date each), never the day of the month summed over months
+            spec.listing = True
+            limit = limit or 1
+            p.notes.append(f"each row of {spec.fact_table} read as one day")
+            continue
         groups = _grouping(p, span, spec.fact_table)
         if not groups and _ranks_its_rows(p, span, spec, superlative, limit):
             # "the 3 heaviest diamonds" on a table with no name column: its rows themselves,
@@ -1383,6 +1390,39 @@ _LABELS = ("name", "title", "label")
 _ROW_LABELS = (*_LABELS, "model", "make")
 _CALENDAR_WORDS = frozenset({"year", "quarter", "month", "week", "day", "hour", "minute", "date"})
 _FINE_TIME = ("day", "hour", "minute", "date", "time", "timestamp", "datetime")
+
+
+def _day_of_rows(
+    p: _Parse, span: Span, spec: QuestionSpec, superlative: bool | None, limit: int | None
+) -> bool:
+    """Whether a ranking names days on a table kept by month and day (no finer time): the
+    day column alone is a day of the month, so the days ranked are the rows."""
+    info = p.catalog.table(spec.fact_table)
+    if info is None or (superlative is None and limit is None):
+        return False
+    names = {c.name.lower() for c in info.columns}
+    timed = any(is_temporal(c.type) for c in info.columns) or names & {"hour", "minute", "time"}
+    named_day = any(
+        t.kind == "column" and t.table == spec.fact_table and (t.column or "").lower() == "day"
+        for t in span.targets
+    )
+    if not named_day or "month" not in names or timed:
+        return False
+    m = spec.measures[0] if len(spec.measures) == 1 else None
+    added = m is not None and m.agg == "sum" and not set(p.tokens) & {"total", "sum", "overall"}
+    if added and m is not None:  # "which day had the highest ozone": the day's own reading
+        p.notes[:] = [
+            n
+            for n in p.notes
+            if not n.startswith(f"{m.target.column if m.target else ''} added up")
+        ]
+    return (
+        m is not None
+        and (m.agg in ("max", "min") or added)
+        and m.target is not None
+        and is_numeric(m.target.type)
+        and (m.target.column or "").lower() not in _CALENDAR_WORDS
+    )
 
 
 def _ranks_its_rows(

@@ -84,6 +84,17 @@ def describe(
     says that direction and that N, never "first" for a lowest question."""
     columns, rows = result["columns"], result["rows"]
     rows = [[period_label(c, v) for c, v in zip(columns, row, strict=False)] for row in rows]
+    if shape == "rows" and order_desc is not None and measure in columns and rows:
+        at = columns.index(measure)  # whole rows ranked: the number first, then what tells
+        # the row apart (names, text and calendar columns before other numbers)
+        rest = sorted(
+            (i for i in range(len(columns)) if i != at),
+            key=lambda i: not (columns[i].lower() in _TELLS or not _numeric_column(rows, i)),
+        )
+        ranked = [[*(row[i] for i in rest), row[at]] for row in rows]
+        columns = [*(columns[i] for i in rest), columns[at]]
+        where = f" ({filters})" if filters else ""
+        return _ranked_rows(result, columns, ranked, where, order_desc)
     if measure in columns and measure != columns[-1]:
         at = columns.index(measure)
         keep = [i for i, c in enumerate(columns) if i == at or not _numeric_column(rows, i)]
@@ -93,8 +104,6 @@ def describe(
     if not rows:
         return f"No rows match ({filters})." if filters else "The query returned no rows."
     where = f" ({filters})" if filters else ""
-    if shape == "rows" and order_desc is not None and measure == columns[-1]:
-        return _ranked_rows(result, columns, rows, where, order_desc)
     if shape == "scalar" or (len(rows) == 1 and len(columns) <= 2 and shape != "topn"):
         parts = [
             f"{humanize(c)} has no value" if v is None else f"{humanize(c)} is {fmt(v)}"
@@ -228,6 +237,9 @@ def _listing(result: dict[str, Any], columns: list[str], rows: list[list[Any]], 
     # A cut preview knows only that there are more rows, not how many.
     count = f"The first {total:,} {noun}" if result.get("truncated") else f"{total:,} {noun}"
     return f"{count} of {named}{where}: {shown}{more}."
+
+
+_TELLS = frozenset({"year", "month", "day", "date", "name", "id"})  # what names a row
 
 
 def _ranked_rows(
