@@ -326,12 +326,12 @@ def run_together(tokens: list[str], lex: Lexicon, taken: set[int]) -> list[Span]
     for `popasian`: two to four consecutive unexplained words whose beginnings, in order (or
     reversed, for two), spell a column's whole name. Every word but a small one ("of",
     "per") gives at least two letters. Marks the words it uses taken; one column per phrase."""
-    columns: dict[str, list[Target]] = {}
-    for targets in lex.phrases.values():
+    columns: dict[str, dict[Target, None]] = {}  # insertion-ordered sets: 5,000 tables can
+    for targets in lex.phrases.values():  # share a column name, and list lookups were O(n^2)
         for t in targets:
             letters = "".join(c for c in (t.column or "").lower() if c.isalpha())
-            if t.kind == "column" and len(letters) >= 5 and t not in columns.get(letters, []):
-                columns.setdefault(letters, []).append(t)
+            if t.kind == "column" and len(letters) >= 5:
+                columns.setdefault(letters, {})[t] = None
     spans: list[Span] = []
     for size in (4, 3, 2):
         for i in range(len(tokens) - size + 1):
