@@ -15,12 +15,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
-def main() -> int:
+def main(folder: Path = HERE) -> int:
+    """Check every cases file in `folder` (the dev set's own by default; eval/fresh too)."""
     path = HERE.parent / "public" / "check_gold.py"
     spec = importlib.util.spec_from_file_location("zlens_public_check_gold", path)
     checker = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(checker)
-    files = checker.case_files(HERE)
+    files = checker.case_files(folder)
     problems = [p for path in files for p in checker.check_file(path)]
     for problem in problems:
         print(problem)

@@ -1,7 +1,6 @@
-"""Check the fresh set's gold SQL with the public corpus's checker (eval/public/check_gold.py).
-
-Every answerable case's gold query runs on its built file, returns a non-NULL row, and a
-ranking (ORDER BY … LIMIT n) has no tie among its first n + 1 ranked values.
+"""Check the fresh set's gold SQL with the dev set's checker (eval/dev/check_gold.py, which
+runs the public corpus's): every answerable case's gold query runs on its built file, returns
+a non-NULL row, and a ranking has no tie among its first n + 1 ranked values.
 
     python eval/fresh/build.py && python eval/fresh/check_gold.py
 """
@@ -14,19 +13,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
-
-def main() -> int:
-    path = HERE.parent / "public" / "check_gold.py"
-    spec = importlib.util.spec_from_file_location("zlens_public_check_gold", path)
-    checker = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(checker)
-    files = checker.case_files(HERE)
-    problems = [p for path in files for p in checker.check_file(path)]
-    for problem in problems:
-        print(problem)
-    print(f"{len(files)} files, {len(problems)} problems")
-    return 1 if problems else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    spec = importlib.util.spec_from_file_location(
+        "zlens_dev_check_gold", HERE.parent / "dev" / "check_gold.py"
+    )
+    assert spec and spec.loader
+    dev_checker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dev_checker)
+    sys.exit(dev_checker.main(HERE))
