@@ -255,6 +255,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Yes', 'Black', 17, 'Yes', 1), ('Yes', 'White', 45, 'No', 2),
               ('No', 'White', 33, 'Yes', 4);
         """,
+        "mini": """
+            CREATE TABLE quakes (lat DOUBLE, long DOUBLE, depth BIGINT, mag DOUBLE,
+                                 stations BIGINT);
+            INSERT INTO quakes VALUES (-20.4, 182.0, 562, 4.8, 41), (-20.6, 181.0, 650, 4.2, 15),
+              (-26.0, 184.1, 42, 5.4, 43), (-18.0, 181.7, 626, 5.1, 36);
+            CREATE TABLE ChickWeight (weight BIGINT, Time BIGINT, Chick BIGINT, Diet BIGINT);
+            INSERT INTO ChickWeight VALUES (42, 0, 1, 1), (51, 2, 1, 1), (40, 0, 2, 1),
+              (49, 2, 2, 1), (43, 0, 3, 2);
+            CREATE TABLE USArrests (state VARCHAR, Murder DOUBLE, Assault BIGINT);
+            INSERT INTO USArrests VALUES ('Texas', 12.7, 201), ('Ohio', 7.3, 120),
+              ('Maine', 2.1, 83);
+        """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
             INSERT INTO city_sales VALUES
@@ -689,6 +701,27 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Show the 2 gems with the highest price",
             "SELECT * FROM gems ORDER BY price DESC LIMIT 2",
         ),
+        # a word that ends with a one-word table's name is a kind of what it holds; "mag",
+        # "deeper" through the vocabulary
+        (
+            "mini",
+            "How many earthquakes had a magnitude above 5?",
+            "SELECT COUNT(*) FROM quakes WHERE mag > 5",
+        ),
+        (
+            "mini",
+            "How many quakes were deeper than 500 km?",
+            "SELECT COUNT(*) FROM quakes WHERE depth > 500",
+        ),
+        # "how many chicks" over a numeric Chick column: its distinct values, never the count
+        # of its cells (one per weighing)
+        ("mini", "How many chicks are there?", "SELECT COUNT(DISTINCT Chick) FROM ChickWeight"),
+        # a value of a column listing one value per row names that row
+        (
+            "mini",
+            "What is the murder rate in Texas?",
+            "SELECT Murder FROM USArrests WHERE state = 'Texas'",
+        ),
         # a list of periods: those periods only, a row for each
         (
             "monthly",
@@ -755,6 +788,7 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "'senior professional' read as type = prof",
         ),
         ("station", "Which day had the highest ozone?", "each row of daily read as one day"),
+        ("mini", "How many chicks are there?", "counted the distinct values of Chick"),
         # "days above 85 degrees": the days are the rows, degrees a temperature; said
         ("station", "What percentage of days were above 85 degrees?", "'degrees' read as Temp"),
     ],

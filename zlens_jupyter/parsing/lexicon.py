@@ -75,6 +75,7 @@ class Lexicon:
     # The same phrases with each word's verb ("technical wins" for technical_winner, "viewing"
     # for viewers): the weakest match, tried only when nothing else names the words.
     by_verb: dict[tuple[str, ...] | frozenset[str], list[Target]] = field(default_factory=dict)
+    table_endings: dict[str, list[Target]] = field(default_factory=dict)  # one-word table names
     longest: int = 1
     # What each bucket holds, as a set: `target not in bucket` on the list was quadratic
     # ("city" names 1,000 columns at 1,000 tables: 8 s of building the lexicon).
@@ -131,6 +132,18 @@ class Lexicon:
                 or (self.phrases.get(verbs, []) if verbs != key else [])
                 or self.by_verb.get(frozenset(verbs), [])
             )
+        if not found and len(key) == 1 and key[0].isalpha():
+            # "earthquakes" for the table quakes: a word that ends with a table's name (five
+            # letters at least) is a kind of what the table holds
+            word = key[0]
+            found = next(
+                (
+                    self.table_endings[word[cut:]]
+                    for cut in range(1, len(word) - 4)
+                    if word[cut:] in self.table_endings
+                ),
+                [],
+            )
         return found
 
 
@@ -162,6 +175,8 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
             if plain[-1] and stem(plain[-1]) != plain[-1]:  # a plural noun names the rows
                 lex.add(plain[-1:], Target("table", table.name), synonym=True)
         singular = tuple(stem(w) for w in t_words)
+        if len(singular) == 1 and len(singular[0]) >= 5:
+            lex.table_endings.setdefault(singular[0], []).append(Target("table", table.name))
         for col in table.columns:
             base, unit = split_unit(col.name)
             target = Target("column", table.name, col.name, type=col.type, unit=unit or "")

@@ -932,13 +932,11 @@ def _measures(
                     "name what to count.",
                     [],
                 )
-            kind = (
-                "count_distinct"
-                if agg == "count_distinct"
-                or is_key(column.column or "")
-                or (not is_numeric(column.type))
-                else "count"
-            )
+            # "how many chicks" over a numeric `Chick` column: the chicks are its distinct
+            # values (a count of non-empty cells would count the weighings)
+            # ("how many days" over Month/Day rows still counts the rows: a calendar part)
+            calendar = (column.column or "").lower() in _CALENDAR_WORDS
+            kind = "count_distinct" if agg == "count_distinct" or not calendar else "count"
             measures.append(
                 Measure(
                     kind,
@@ -950,7 +948,12 @@ def _measures(
                 )
             )
             one_table = len(p.catalog.tables) == 1
-            if kind == "count_distinct" and agg == "count" and one_table and not is_key(values_of):
+            if (
+                kind == "count_distinct"
+                and agg == "count"
+                and not is_key(values_of)
+                and (one_table or is_numeric(column.type))
+            ):
                 # "how many counties" over one table: its rows, or its distinct county
                 # names (names repeat across states)? Counted as names, and said.
                 p.notes.append(f"counted the distinct values of {column.column}")
@@ -1950,13 +1953,15 @@ def _said_before(tokens: list[str], f: Filter, at: int | None) -> bool:
 
 def _names_rows(catalog: Catalog, match: ValueMatch) -> bool:
     """Whether a value names rows one by one ("Luke Skywalker", "Honda Accord"): a value of
-    a name column, or of a text column with too many values to list (a label, not a
-    category)."""
+    a name column, of a text column with too many values to list (a label, not a category),
+    or of one listing as many values as the table has rows (USArrests' 50 states)."""
     if match.column.lower() in _ROW_LABELS:
         return True
     info = catalog.table(match.table)
     column = info.column(match.column) if info is not None else None
-    return column is not None and not is_numeric(column.type) and not column.distinct_values
+    if info is None or column is None or is_numeric(column.type):
+        return False
+    return not column.distinct_values or len(column.distinct_values) == info.row_count
 
 
 def _holds_numbers(catalog: Catalog, target: Target) -> bool:
