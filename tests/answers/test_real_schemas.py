@@ -722,6 +722,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "What is the murder rate in Texas?",
             "SELECT Murder FROM USArrests WHERE state = 'Texas'",
         ),
+        # each state is one row: ranked by its own figure, nothing added up or asked
+        (
+            "mini",
+            "Top 2 states by assaults",
+            "SELECT state, Assault FROM USArrests ORDER BY Assault DESC LIMIT 2",
+        ),
         # a list of periods: those periods only, a row for each
         (
             "monthly",

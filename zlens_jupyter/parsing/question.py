@@ -172,6 +172,7 @@ class _Parse:
     shared_at: int | None = None  # where the number a share is taken of was named
     negated: set[tuple[str, str]] = field(default_factory=set)  # yes/no columns said with "not"
     pinned: set[tuple[str, str]] = field(default_factory=set)  # (table, column) values name
+    one_row_groups: bool = False  # every group named is one row (a state of USArrests)
 
 
 def parse_question(
@@ -486,6 +487,7 @@ def _parse(
     else:
         compared = [s for s in comparison_spans.values() if s is not None]
         p.pinned = {(m.table.lower(), m.column.lower()) for m, _ in value_filters}
+        p.one_row_groups = bool(group_spans) and all(_one_row_each(catalog, s) for s in group_spans)
         measures = _measures(
             p,
             measure_spans,
@@ -1021,6 +1023,9 @@ def _measures(
         ):
             # "which city had the most sales", "monthly sales": a total is the usual reading,
             # but the data cannot confirm it, so the answer says so and asks for review.
+            if p.one_row_groups and time_grain is None:  # each group one row: its own value
+                measures.append(Measure("max", column.table, column, alias=column.column or ""))
+                continue
             measures.append(Measure("sum", column.table, column, alias=f"sum_{column.column}"))
             p.notes.append(f"{column.column} added up (a total) for each group")
         elif (
@@ -1052,6 +1057,17 @@ def _measures(
             p.notes.append(
                 f"the {column.column} of that period (the largest, if several rows fall in it)"
             )
+        elif (
+            agg is None
+            and grouped
+            and p.one_row_groups
+            and column is not None
+            and is_numeric(column.type)
+            and not is_key(column.column or "")
+        ):
+            # "top 5 states by assaults" where each state is one row: total, average and
+            # maximum are all the state's own figure
+            measures.append(Measure("max", column.table, column, alias=column.column or ""))
         elif column is not None and is_numeric(column.type) and not is_key(column.column or ""):
             name = column.column
             return _clarify(
@@ -1941,6 +1957,22 @@ def _one_attribute(catalog: Catalog, matches: list[ValueMatch]) -> bool:
         if info is not None and (c := info.column(m.column)) is not None
     }
     return len(counts) == 1
+
+
+def _one_row_each(catalog: Catalog, span: Span) -> bool:
+    """Whether a span names a text column listing exactly one value per row of its table
+    (USArrests' 50 states over 50 rows): grouping by it leaves each row alone."""
+    columns = [t for t in span.targets if t.kind == "column"]
+    if len(columns) != 1 or is_numeric(columns[0].type):
+        return False
+    info = catalog.table(columns[0].table)
+    stored = info.column(columns[0].column or "") if info is not None else None
+    return (
+        info is not None
+        and stored is not None
+        and bool(stored.distinct_values)
+        and len(stored.distinct_values) == info.row_count
+    )
 
 
 def _said_before(tokens: list[str], f: Filter, at: int | None) -> bool:
