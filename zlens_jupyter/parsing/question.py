@@ -536,6 +536,8 @@ def _parse(
             # the rows (a date each), never the day of the month summed over months
             spec.listing = True
             limit = limit or 1
+            ranked = spec.measures[0].target.column if spec.measures[0].target else ""
+            p.notes[:] = [n for n in p.notes if not n.startswith(f"{ranked} added up")]
             p.notes.append(f"each row of {spec.fact_table} read as one day")
             continue
         groups = _grouping(p, span, spec.fact_table)
@@ -1428,13 +1430,8 @@ def _day_of_rows(
     if not named_day or "month" not in names or timed:
         return False
     m = spec.measures[0] if len(spec.measures) == 1 else None
+    # "which day had the highest ozone" was read as a total per group: the day's own reading
     added = m is not None and m.agg == "sum" and not set(p.tokens) & {"total", "sum", "overall"}
-    if added and m is not None:  # "which day had the highest ozone": the day's own reading
-        p.notes[:] = [
-            n
-            for n in p.notes
-            if not n.startswith(f"{m.target.column if m.target else ''} added up")
-        ]
     return (
         m is not None
         and (m.agg in ("max", "min") or added)
