@@ -61,3 +61,23 @@ def value_synonyms() -> dict[str, tuple[str, ...]]:
     raw = _data().get("value_synonyms") or {}
     assert isinstance(raw, dict)
     return {str(k).lower(): tuple(str(v).lower() for v in vs) for k, vs in raw.items()}
+
+
+@cache
+def opposites() -> dict[str, tuple[str, ...]]:
+    """{"died": ("survived",), "survived": ("died",), ...}: each word -> its opposites (the
+    pairs are read both ways)."""
+    pairs = _data().get("opposites") or []
+    assert isinstance(pairs, list)
+    out: dict[str, tuple[str, ...]] = {}
+    for a, b in pairs:
+        a, b = str(a).lower(), str(b).lower()
+        out[a] = (*out.get(a, ()), b)
+        out[b] = (*out.get(b, ()), a)
+    return out
+
+
+@cache
+def people() -> frozenset[str]:
+    """Nouns for persons ("passengers", "children"): their comparisons are about age."""
+    return frozenset(str(w).lower() for w in _data().get("people") or [])

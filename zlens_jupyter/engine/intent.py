@@ -18,10 +18,11 @@ _GREETING = re.compile(
     r"who are you|what can you do|help)\b[\s!.?]*$",
     re.IGNORECASE,
 )
+# "drivers of churn" investigates; "driver and passenger airbags" are data.
 _INVESTIGATE = re.compile(
     r"\b(why|what (drove|caused|explains|changed)|root cause|explain|investigate|"
-    r"drivers?|dig (deeper|into)|what happened|went (up|down)|dropp?(ed)?|declined?|"
-    r"fell|spiked?|jump(ed)?|surged?)\b",
+    r"drivers? (of|behind)|what drives|dig (deeper|into)|what happened|went (up|down)|"
+    r"dropp?(ed)?|declined?|fell|spiked?|jump(ed)?|surged?)\b",
     re.IGNORECASE,
 )
 # compose_app: a dashboard, an app, a scorecard, a report or KPI page, something to monitor.

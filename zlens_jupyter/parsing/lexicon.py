@@ -188,6 +188,9 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
             joined = raw_words(col.name)
             if joined != words:
                 lex.add(joined, target, loose=False)  # "homeworld" as written, not only split
+            if len(words) > 1 and all(w.isalpha() for w in words):
+                # "airbags" for AirBags, "samplesize" for sample_size: one word, run together
+                lex.add(("".join(words),), target, loose=False)
             if base != words:
                 lex.add(base, target)  # "weight" names weight_kg; the unit is shown apart
             totalled = tuple(w for w in words if w not in _TOTAL_WORDS)
@@ -287,11 +290,30 @@ def find_abbreviated(
         for key, targets in lex.phrases.items():
             if len(key) == 1 and _shortens(key[0], token):
                 found += [t for t in targets if t.kind == "column" and t not in found]
+        if not found:
+            found = _ending_with(token, lex)
         if len(found) == 1:
             spans.append(Span(i, i + 1, (found[0],)))
         elif len(found) > 1:
             return token, sorted(f"{t.table}.{t.column}" for t in found)
     return spans
+
+
+def _ending_with(token: str, lex: Lexicon) -> list[Target]:
+    """ "college" for `percollege`, "poverty" for `percbelowpoverty`: a word of five letters or
+    more that ends a run-together column name after a prefix of two letters or more. The end,
+    because an English compound's head comes last ("below poverty" is about poverty; in
+    `percpovertyknown` poverty qualifies "known"). The caller says what it read."""
+    word = stem(token)
+    if len(word) < 5 or word in _TOTAL_WORDS:
+        return []
+    found: dict[Target, None] = {}
+    for key, targets in lex.phrases.items():
+        if len(key) != 1 or len(key[0]) < len(word) + 2 or not key[0].isalpha():
+            continue
+        if key[0].endswith(word) or key[0].endswith(token):
+            found.update((t, None) for t in targets if t.kind == "column")
+    return list(found)
 
 
 def _shortens(short: str, word: str) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from ..semantic import SemanticModel
-from ..vocabulary import quantities, units
+from ..vocabulary import opposites, people, quantities, units
 from ..warehouse import Catalog, TableInfo, ValueMatch
 from ..wordforms import adjective_base, is_english, is_noun, value_forms, verb_root
 from .frame import EXCLUSIONS, read_frame
@@ -341,6 +341,14 @@ def _parse(
         spans = _entity_qualified(tokens, spans, p.taken, lexicon, entity[0])
         unresolved = [t for i, t in enumerate(tokens) if i not in p.taken and t in unresolved]
     unresolved = _drop_comparison_words(tokens, unresolved, p.taken, spans, comparisons)
+    for c in comparisons:
+        # "arrests of people under 18": the people are those whose age it is
+        if _age_of_people(tokens, c, lexicon, None) is not None:
+            people_at = [
+                i for i in range(max(0, c.op_start - 2), c.op_start) if tokens[i] in people()
+            ]
+            p.taken.update(people_at)
+            unresolved = [t for i, t in enumerate(tokens) if i not in p.taken and t in unresolved]
     value_filters = _narrowed_by_noun(tokens, value_filters)
     unresolved = _drop_value_nouns(tokens, unresolved, p.taken, value_filters)
     unresolved = _drop_modifiers(tokens, unresolved, p, spans)
@@ -454,7 +462,13 @@ def _parse(
     used |= {span for span, _ in numbered}
     # A word after the number that is not the compared column is its unit ("60 minutes"),
     # not a second measure, even when a column happens to share its name.
-    used |= {s for c in comparisons if (s := _unit_span(spans, c)) is not None}
+    # Never a yes/no column: "passengers over 60 survived" keeps its condition.
+    used |= {
+        s
+        for c in comparisons
+        if (s := _unit_span(spans, c)) is not None
+        and not any(_yes_no_column(t, catalog) for t in s.targets)
+    }
     measure_spans = [s for s in spans if s not in used]
     yes_filters = _yes_no_filters(p, measure_spans, aggs)
     measure_spans = [s for s in measure_spans if s not in yes_filters]
@@ -588,9 +602,15 @@ def _parse(
     for comparison in comparisons:
         named = comparison_spans[comparison.op_start]
         column = _pick(named, spec.fact_table, numeric=True) if named else None
+        # the words the comparison was said in, once ("children under 12")
+        what = " ".join(tokens[max(0, comparison.op_start - 1) : comparison.value_end])
+        if column is None and not _names_number(named):
+            column = _age_of_people(tokens, comparison, lexicon, spec.fact_table)
+            if column is not None:
+                p.notes.append(
+                    f"'{what}' read as {column.column} {comparison.op} {comparison.value}"
+                )
         if column is None:
-            # the words the comparison was said in, once ("children under 12")
-            what = " ".join(tokens[max(0, comparison.op_start - 1) : comparison.value_end])
             return _clarify(f"Which numeric column should '{what}' apply to?", [])
         spec.filters.append(
             Filter(
@@ -861,6 +881,18 @@ def _measures(
             # "which month was the hottest on average", "how long are omnivores awake on
             # average": the phrase after the one thing measured.
             agg = next((a for s, _, a in aggs if s > 0 and p.tokens[s - 1] == "on"), None)
+        tally = _tally_of(p.catalog, span)
+        if tally is not None and (agg is not None or superlative is not None):
+            # "total murders by region", "which state had the most gun murders" over a table
+            # `murders` whose one figure is `total`: that figure is how many murders each row
+            # holds; "how many" adds it up. Said.
+            p.notes.append(f"'{_text(p.tokens, span)}' read as {tally.table}.{tally.column}")
+            span = Span(span.start, span.end, (tally,))
+            if agg in ("count", "count_distinct"):
+                measures.append(Measure("sum", tally.table, tally, alias=f"sum_{tally.column}"))
+                continue
+            if agg is None:
+                agg = "sum"
         metric = next((t for t in span.targets if t.kind == "metric"), None)
         if metric is not None and agg is not None and p.semantic is not None:
             governed = p.semantic.metric(metric.name or "")
@@ -1876,8 +1908,51 @@ def _negated_yes_no(
             if len(named) == 1 and _yes_no_column(named[0], catalog):
                 negated.add((named[0].table, named[0].column or ""))
                 continue
+        opposite = None if lexicon.lookup([token]) else _opposite_yes_no(token, lexicon, catalog)
+        if opposite is not None:
+            # "how many passengers died": the no of `survived` (vocabulary `opposites`)
+            word, column = opposite
+            negated.add((column.table, column.column or ""))
+            kept.append(word)
+            continue
         kept.append(token)
     return kept, negated
+
+
+def _age_of_people(
+    tokens: list[str], comparison: Comparison, lexicon: Lexicon, fact: str | None
+) -> Target | None:
+    """ "passengers over 60", "children under 12", "people aged 18 or older": a comparison
+    said of people (vocabulary `people`), or followed by "years old", with no column of its
+    own, is about age, when the asked table has exactly one numeric column named age."""
+    before = tokens[comparison.op_start - 1] if comparison.op_start > 0 else ""
+    if before in ("aged", "are", "were", "is", "was"):
+        before = tokens[comparison.op_start - 2] if comparison.op_start > 1 else ""
+    after = tokens[comparison.value_end : comparison.value_end + 2]
+    if before not in people() and after != ["years", "old"]:
+        return None
+    ages = [
+        t
+        for t in lexicon.lookup(["age"])
+        if t.kind == "column" and is_numeric(t.type) and (fact is None or t.table == fact)
+    ]
+    return ages[0] if len(ages) == 1 else None
+
+
+def _opposite_yes_no(token: str, lexicon: Lexicon, catalog: Catalog) -> tuple[str, Target] | None:
+    """(the opposite word, its column) when a word the data does not name is the opposite
+    of the name of exactly one yes/no column: "died" or "deaths" for `survived`."""
+    forms = {token, stem(token), verb_root(token) or ""} - {""}
+    found: dict[Target, str] = {}
+    for form in forms:
+        for other in opposites().get(form, ()):
+            for target in lexicon.lookup([other]):
+                if target.kind == "column" and _yes_no_column(target, catalog):
+                    found.setdefault(target, other)
+    if len(found) != 1:
+        return None
+    target, word = next(iter(found.items()))
+    return word, target
 
 
 def _rates_of_yes(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> list[tuple[int, str]]:
@@ -1925,6 +2000,31 @@ def _yes_no_filters(
                 yes = not yes if isinstance(yes, bool) else values[_YES_NO[yes.lower()]]
             found[span] = Filter(column.table, name, "=", yes, label=name)
     return found
+
+
+# Names of a column that holds how many of the table's thing each row stands for.
+_TALLY_NAMES = frozenset({"total", "count", "n", "number", "freq", "frequency", "cases", "cnt"})
+
+
+def _tally_of(catalog: Catalog, span: Span) -> Target | None:
+    """The column that counts what a table's name says (`murders.total`), when the span names
+    only the table, its name is a plural noun and exactly one numeric column of it is called
+    by a tally word (`total`, `count`, `n`, ...)."""
+    if len(span.targets) != 1 or span.targets[0].kind != "table":
+        return None
+    info = catalog.table(span.targets[0].table)
+    words = identifier_words(info.name) if info is not None else ()
+    if info is None or not words or stem(words[-1]) == words[-1]:
+        return None
+    tallies = [
+        c
+        for c in info.columns
+        if is_numeric(c.type) and c.name.lower() in _TALLY_NAMES and not is_key(c.name)
+    ]
+    if len(tallies) != 1:
+        return None
+    found = tallies[0]
+    return Target("column", info.name, found.name, type=found.type)
 
 
 def _holds_counts(column: Target) -> bool:

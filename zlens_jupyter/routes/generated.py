@@ -5,7 +5,7 @@ it asks one specific question instead of guessing."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlglot import exp
@@ -14,6 +14,7 @@ from ..engine import Artifact, StepContext, StepOutcome
 from ..errors import QueryError, QueryTimeout
 from ..gates import lexical_hint, typo_repairs
 from ..parsing import QuestionSpec
+from ..vocabulary import units
 from .clarify_options import clarification_options
 from .kit import RouteKit, apply_lexical_repair, looks_like_sql, refuse_unsafe_request
 from .narrate import asked_order, describe, fmt
@@ -26,6 +27,7 @@ class Draft:
     intent: dict[str, Any]
     filters: str
     coverage_sql: str | None = None  # the dates the data covers, for a dated question
+    spec: QuestionSpec | None = None  # the parse it was built from (None: the user's SQL)
 
 
 class GeneratedAnswer:
@@ -49,6 +51,8 @@ class GeneratedAnswer:
                 # Re-running the same text cannot help, and guessing another table would answer
                 # a different question: hand it back to its author with DuckDB's own words.
                 return clarification(f"{unfixable} Edit the SQL and run it again.", [], [])
+        if result is not None and nothing_found(result) and drafted.spec is not None:
+            drafted, result, facts = self.in_thousands(drafted, result, facts, ctx)
         intent = dict(drafted.intent)
         if "shape" not in intent:  # the user's own SQL: judge the shape by what came back
             intent["shape"] = "breakdown" if result and result["row_count"] > 1 else "scalar"
@@ -125,7 +129,74 @@ class GeneratedAnswer:
         coverage = None
         if parsed.spec.time_range is not None and parsed.spec.time_range.month_only is None:
             coverage = coverage_sql(parsed.spec, self.kit.warehouse.catalog(), self.kit.semantic)
-        return Draft(sql, {**parsed.spec.to_dict(), "filters_said": said}, said, coverage)
+        return Draft(
+            sql, {**parsed.spec.to_dict(), "filters_said": said}, said, coverage, parsed.spec
+        )
+
+    def in_thousands(
+        self, drafted: Draft, result: dict[str, Any], facts: dict[str, Any], ctx: StepContext
+    ) -> tuple[Draft, dict[str, Any], dict[str, Any]]:
+        """ "cars that cost more than $30,000" where Price runs 7.4 to 61.9, "heavier than
+        4,000 lbs" where wt runs 1.5 to 5.4: a round number in thousands that no row can
+        meet, while the number over a thousand falls inside the column's range, is read in
+        the column's thousands. Said, and reviewed (the notes lower the label); kept only
+        when rows then match. Otherwise the empty answer stands, with its range note."""
+        spec = drafted.spec
+        if spec is None:
+            return drafted, result, facts
+        filters = list(spec.filters)
+        notes: list[str] = []
+        for at, f in enumerate(filters):
+            value = f.value
+            if f.op not in (">", ">=", "<", "<=") or not isinstance(value, int | float):
+                continue
+            if isinstance(value, bool) or value < 1000 or value % 1000:
+                continue
+            if not said_with_unit(ctx.question, int(value)):
+                continue  # a bare number is taken as written: only "$30,000" or "4,000 lbs"
+            span = self.column_range(f.table, f.column or "", ctx)
+            if span is None:
+                continue
+            low, high = span
+            beyond = value > high if f.op in (">", ">=") else value < low
+            if beyond and low <= value / 1000 <= high:
+                scaled = value // 1000
+                filters[at] = replace(f, value=scaled)
+                notes.append(
+                    f"{fmt(value)} read as {fmt(scaled)}: {f.column} looks recorded in "
+                    f"thousands (it ranges from {fmt(low)} to {fmt(high)})"
+                )
+        if not notes:
+            return drafted, result, facts
+        rescaled = replace(spec, filters=filters, notes=[*spec.notes, *notes])
+        try:
+            sql = build_sql(rescaled, self.kit.warehouse.catalog(), self.kit.semantic)
+        except Unbuildable:
+            return drafted, result, facts
+        ctx.tool_called("run_sql_preview", {"sql": sql, "purpose": "the number in thousands"})
+        again, again_facts = self.kit.execute(sql, ctx)
+        if again is None or nothing_found(again):
+            return drafted, result, facts
+        said = filter_phrase(rescaled)
+        intent = {**rescaled.to_dict(), "filters_said": said}
+        return Draft(sql, intent, said, drafted.coverage_sql, rescaled), again, again_facts
+
+    def column_range(self, table: str, column: str, ctx: StepContext) -> tuple[Any, Any] | None:
+        """(lowest, highest) of a column, or None when it has no values or cannot be read."""
+        col = exp.column(column, table=table)
+        sql = (
+            exp.select(exp.Min(this=col), exp.Max(this=col.copy()))
+            .from_(exp.to_table(table))
+            .sql(dialect="duckdb")
+        )
+        try:
+            preview = self.kit.warehouse.preview(sql, limit=1, timeout_s=min(5.0, ctx.deadline_s))
+        except (QueryError, QueryTimeout):
+            return None
+        low, high = preview.rows[0] if preview.rows else (None, None)
+        if low is None or high is None:
+            return None
+        return low, high
 
     def out_of_range(self, intent: dict[str, Any], ctx: StepContext) -> list[str]:
         """For each numeric comparison no row can meet ("more than 30,000" where the column
@@ -135,21 +206,10 @@ class GeneratedAnswer:
             value, op = f.get("value"), f.get("op")
             if op not in (">", ">=", "<", "<=") or not isinstance(value, int | float):
                 continue
-            column = exp.column(str(f["column"]), table=str(f["table"]))
-            sql = (
-                exp.select(exp.Min(this=column), exp.Max(this=column.copy()))
-                .from_(exp.to_table(str(f["table"])))
-                .sql(dialect="duckdb")
-            )
-            try:
-                preview = self.kit.warehouse.preview(
-                    sql, limit=1, timeout_s=min(5.0, ctx.deadline_s)
-                )
-            except (QueryError, QueryTimeout):
+            span = self.column_range(str(f["table"]), str(f["column"]), ctx)
+            if span is None:
                 continue
-            low, high = preview.rows[0] if preview.rows else (None, None)
-            if low is None or high is None:
-                continue
+            low, high = span
             beyond = value > high if op in (">", ">=") else value < low
             if beyond:
                 notes.append(
@@ -255,3 +315,14 @@ def chart_hint(shape: str, result: dict[str, Any] | None) -> dict[str, Any] | No
     if shape == "timeseries":
         return {"chart": "line", "x": columns[-2], "y": columns[-1]}
     return {"chart": "bar", "x": columns[0], "y": columns[-1]}
+
+
+def said_with_unit(question: str, value: int) -> bool:
+    """Whether the question wrote this number with a currency sign before it or a unit word
+    after it ("$30,000", "4,000 lbs"): only then is a number far outside a column's range
+    likely a different scale of the same quantity rather than a real (empty) comparison."""
+    digits = f"{value:,}".replace(",", ",?")
+    for m in re.finditer(rf"(?<![\d.,])([$£€]\s*)?{digits}(?![\d.,]*\d)\s*([A-Za-z]+)?", question):
+        if m.group(1) or (m.group(2) and m.group(2).lower() in units()):
+            return True
+    return False

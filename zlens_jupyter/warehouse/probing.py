@@ -122,7 +122,8 @@ _COMMON_WORDS = stopwords("STOPWORDS_EN_PLUS") | {
 
 
 def _normalize(text: str) -> str:
-    return " ".join(_WORD.findall(text.lower()))
+    # "Driver & Passenger" is what people write "driver and passenger"
+    return " ".join(_WORD.findall(text.lower().replace("&", " and ")))
 
 
 @dataclass(frozen=True)
