@@ -267,6 +267,22 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO USArrests VALUES ('Texas', 12.7, 201), ('Ohio', 7.3, 120),
               ('Maine', 2.1, 83);
         """,
+        "crime": """
+            CREATE TABLE murders (state VARCHAR, region VARCHAR, population BIGINT,
+                                  total BIGINT);
+            INSERT INTO murders VALUES ('Texas', 'South', 25145561, 805),
+              ('Florida', 'South', 19687653, 669), ('Ohio', 'North Central', 11536504, 310),
+              ('Maine', 'Northeast', 1328361, 11);
+            CREATE TABLE counties (county VARCHAR, state VARCHAR, percollege DOUBLE,
+                                   percadultpoverty DOUBLE, percelderlypoverty DOUBLE);
+            INSERT INTO counties VALUES ('ADAMS', 'OH', 11.3, 4.2, 9.0),
+              ('ALLEN', 'OH', 17.0, 5.9, 8.1), ('OHIO', 'IN', 9.4, 3.1, 7.7),
+              ('BROWN', 'IN', 14.2, 4.0, 10.2);
+            CREATE TABLE models (Make VARCHAR, AirBags VARCHAR, Price DOUBLE);
+            INSERT INTO models VALUES ('Audi 90', 'Driver & Passenger', 29.1),
+              ('Geo Metro', 'None', 8.4), ('Buick Century', 'Driver only', 15.7),
+              ('Audi 100', 'Driver & Passenger', 37.7);
+        """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
             INSERT INTO city_sales VALUES
@@ -728,6 +744,42 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Top 2 states by assaults",
             "SELECT state, Assault FROM USArrests ORDER BY Assault DESC LIMIT 2",
         ),
+        # a plural table whose one numeric column is a tally: its name reads as that column
+        (
+            "crime",
+            "Total murders by region",
+            "SELECT region, SUM(total) FROM murders GROUP BY 1",
+        ),
+        # a word the data lacks that is the opposite of one yes/no column: that column's "no"
+        (
+            "voyage",
+            "How many passengers died?",
+            "SELECT COUNT(*) FROM passengers WHERE survived = 'no'",
+        ),
+        # a yes/no column after a comparison's number is a condition, never a unit
+        (
+            "voyage",
+            "How many passengers over 25 survived?",
+            "SELECT COUNT(*) FROM passengers WHERE age > 25 AND survived = 'yes'",
+        ),
+        # a word ending a run-together column name reaches it (English puts the head last)
+        (
+            "crime",
+            "Average college by state",
+            "SELECT state, ROUND(AVG(percollege), 2) FROM counties GROUP BY 1",
+        ),
+        # "and" for a stored "&"
+        (
+            "crime",
+            "How many models have driver and passenger airbags?",
+            "SELECT COUNT(*) FROM models WHERE AirBags = 'Driver & Passenger'",
+        ),
+        # a currency amount no row meets, inside the column's range in thousands
+        (
+            "dealer",
+            "How many cars cost more than $30,000?",
+            "SELECT COUNT(*) FROM cars WHERE Price > 30",
+        ),
         # a list of periods: those periods only, a row for each
         (
             "monthly",
@@ -795,6 +847,10 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
         ),
         ("station", "Which day had the highest ozone?", "each row of daily read as one day"),
         ("mini", "How many chicks are there?", "counted the distinct values of Chick"),
+        ("dealer", "How many cars cost more than $30,000?", "30,000 read as 30"),
+        ("voyage", "How many children are under 12?", "read as age"),
+        # a bare number no row meets is taken as written, and the column's range said
+        ("dealer", "How many cars cost more than 30000?", "Price ranges from 8.40 to 37.70"),
         # "days above 85 degrees": the days are the rows, degrees a temperature; said
         ("station", "What percentage of days were above 85 degrees?", "'degrees' read as Temp"),
     ],
@@ -833,6 +889,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("monthly", "Which city was the coldest?"),
         # "per month" over year and month columns: months in turn, or months of the year?
         ("monthly", "Total sales per month"),
+        # "poverty" ends two run-together columns' names: asked which
+        ("crime", "Average poverty by state"),
         # "the warmest reading" asks which one, not only the highest temperature
         ("sensors", "What was the warmest day?"),
     ],

@@ -119,6 +119,9 @@ def test_audience_constraint_in_a_full_run(make_engine):
             Action.INVESTIGATE,
         ),
         ("what drove the increase in orders", IntentSignals(), Action.INVESTIGATE),
+        ("what are the drivers of churn", IntentSignals(), Action.INVESTIGATE),
+        # "driver" as a thing the data holds (an airbag for the driver) is no investigation
+        ("how many cars have a driver airbag", IntentSignals(), Action.ANSWER),
         ("revenue by segment", IntentSignals(certified_score=0.8), Action.ANSWER),
         ("how big is the thing", IntentSignals(missing_context=True), Action.CLARIFY),
         (
