@@ -80,4 +80,6 @@ def opposites() -> dict[str, tuple[str, ...]]:
 @cache
 def people() -> frozenset[str]:
     """Nouns for persons ("passengers", "children"): their comparisons are about age."""
-    return frozenset(str(w).lower() for w in _data().get("people") or [])
+    words = _data().get("people") or []
+    assert isinstance(words, list)
+    return frozenset(str(w).lower() for w in words)
