@@ -282,6 +282,8 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO models VALUES ('Audi 90', 'Driver & Passenger', 29.1),
               ('Geo Metro', 'None', 8.4), ('Buick Century', 'Driver only', 15.7),
               ('Audi 100', 'Driver & Passenger', 37.7);
+            CREATE TABLE trades AS SELECT 'trade ' || i AS occupation,
+              8 + (i * 7 % 60) / 10 AS education FROM range(60) t(i);
         """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
@@ -749,6 +751,25 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "crime",
             "Total murders by region",
             "SELECT region, SUM(total) FROM murders GROUP BY 1",
+        ),
+        # "gun murders": a noun the data lacks qualifies a table read as its tally
+        (
+            "crime",
+            "Which 2 states had the fewest gun murders?",
+            "SELECT state, total FROM murders ORDER BY total LIMIT 2",
+        ),
+        # "across the country" is the whole table when nothing in the data is a country
+        (
+            "crime",
+            "What is the total population across the country?",
+            "SELECT SUM(population) FROM murders",
+        ),
+        # "years of education": a unit said before its column, never the rows; each of the
+        # 60 occupations is one row (more values than a category lists): its own figure
+        (
+            "crime",
+            "Top 3 occupations by years of education",
+            "SELECT occupation, education FROM trades ORDER BY education DESC LIMIT 3",
         ),
         # a word the data lacks that is the opposite of one yes/no column: that column's "no"
         (

@@ -173,6 +173,7 @@ class _Parse:
     negated: set[tuple[str, str]] = field(default_factory=set)  # yes/no columns said with "not"
     pinned: set[tuple[str, str]] = field(default_factory=set)  # (table, column) values name
     one_row_groups: bool = False  # every group named is one row (a state of USArrests)
+    tallied: dict[tuple[str, str], str] = field(default_factory=dict)  # tally -> its name
 
 
 def parse_question(
@@ -318,6 +319,8 @@ def _parse(
     value_filters += [(m, None) for m in _named_values(tokens, spans, p.taken, catalog)]
     missing = [s for s in spans if _is_missing(tokens, s, p.taken)]
     dated_by = _date_verb(tokens, p.taken, catalog) if spec.time_range or spec.time_grain else None
+    p.taken.update(_units_of_columns(tokens, spans, p.taken))
+    p.taken.update(_whole_scope(tokens, p.taken, lexicon))
     # A number nothing explained (a year range, a count) is never dropped: "between 2010
     # and 2015" read without its years would answer for every year.
     unresolved = [
@@ -886,12 +889,15 @@ def _measures(
             # "total murders by region", "which state had the most gun murders" over a table
             # `murders` whose one figure is `total`: that figure is how many murders each row
             # holds; "how many" adds it up. Said.
-            p.notes.append(f"'{_text(p.tokens, span)}' read as {tally.table}.{tally.column}")
+            read = f"read as {tally.table}.{tally.column}"
+            if not any(n.endswith(read) for n in p.notes):  # "'gun murders' read as …" said
+                p.notes.append(f"'{_text(p.tokens, span)}' {read}")
             span = Span(span.start, span.end, (tally,))
+            p.tallied[(tally.table, tally.column or "")] = tally.table.lower()
             if agg in ("count", "count_distinct"):
                 measures.append(Measure("sum", tally.table, tally, alias=f"sum_{tally.column}"))
                 continue
-            if agg is None:
+            if agg is None and not p.one_row_groups:  # one row per state: its own figure
                 agg = "sum"
         metric = next((t for t in span.targets if t.kind == "metric"), None)
         if metric is not None and agg is not None and p.semantic is not None:
@@ -1174,6 +1180,10 @@ def _measures(
                 return [Measure("max", near, shown, alias=shown.column or "value")]
             return [Measure("count", near, None, alias="row_count")]
         return _clarify("Which measure should I compute? Name a metric or a numeric column.", [])
+    for m in measures:  # "total murders", not "total total": a tally is named by its table
+        column = m.target.column if m.target is not None else None
+        if column is not None and (m.table, column) in p.tallied and m.alias.endswith(column):
+            m.alias = m.alias[: len(m.alias) - len(column)] + p.tallied[(m.table, column)]
     return measures
 
 
@@ -2056,20 +2066,60 @@ def _one_attribute(catalog: Catalog, matches: list[ValueMatch]) -> bool:
     return len(counts) == 1
 
 
+_SCOPE_NOUNS = frozenset({"country", "nation", "world", "data", "dataset", "table", "board"})
+
+
+def _whole_scope(tokens: list[str], taken: set[int], lexicon: Lexicon) -> list[int]:
+    """ "across the country", "in the whole dataset": the scope of the whole table, said in
+    words the data does not hold (a `country` column makes "country" a name, not a scope)."""
+    for i, token in enumerate(tokens):
+        if token not in ("across", "throughout", "in", "over"):
+            continue  # ("across" may be taken already, as the start of a grouping)
+        at = i + 1
+        while at < len(tokens) and tokens[at] in ("the", "whole", "entire", "all"):
+            at += 1
+        if (
+            at < len(tokens)
+            and at not in taken
+            and tokens[at] in _SCOPE_NOUNS
+            and not lexicon.lookup([tokens[at]])
+        ):
+            return list(range(i, at + 1))
+    return []
+
+
+def _units_of_columns(tokens: list[str], spans: list[Span], taken: set[int]) -> list[int]:
+    """Unit words said before the number they measure: "years of education", "hours of
+    sleep", "dollars of revenue". The unit is how the column is counted, never a thing of
+    its own (read alone, "years" would be taken for the rows)."""
+    numeric_at = {
+        s.start for s in spans if any(t.kind == "column" and is_numeric(t.type) for t in s.targets)
+    }
+    return [
+        i
+        for i in range(len(tokens) - 2)
+        if i not in taken and tokens[i] in units() and tokens[i + 1] == "of" and i + 2 in numeric_at
+    ]
+
+
 def _one_row_each(catalog: Catalog, span: Span) -> bool:
     """Whether a span names a text column listing exactly one value per row of its table
     (USArrests' 50 states over 50 rows): grouping by it leaves each row alone."""
     columns = [t for t in span.targets if t.kind == "column"]
-    if len(columns) != 1 or is_numeric(columns[0].type):
+    if not columns or len(columns) != len(span.targets):
         return False
-    info = catalog.table(columns[0].table)
-    stored = info.column(columns[0].column or "") if info is not None else None
-    return (
-        info is not None
-        and stored is not None
-        and bool(stored.distinct_values)
-        and len(stored.distinct_values) == info.row_count
-    )
+    for column in columns:  # `state` of two tables keyed by it: one row each in both
+        info = catalog.table(column.table)
+        stored = info.column(column.column or "") if info is not None else None
+        if (
+            info is None
+            or stored is None
+            or is_numeric(column.type)
+            or info.row_count <= 0
+            or stored.distinct_count != info.row_count
+        ):
+            return False
+    return True
 
 
 def _said_before(tokens: list[str], f: Filter, at: int | None) -> bool:
@@ -2122,19 +2172,23 @@ def _lists_values(catalog: Catalog, span: Span) -> bool:
 def _drop_modifiers(
     tokens: list[str], unresolved: list[str], p: _Parse, spans: list[Span]
 ) -> list[str]:
-    """ "skin colour", "police checks": a noun the data does not know, right before a column's
-    name, qualifies it. Read as the column, and said (the answer is reviewed): the person
-    sees which column stood for the two words."""
+    """ "skin colour", "police checks", "gun murders" (a table counted by its tally column): a
+    noun the data does not know, right before a column's name, qualifies it. Read as the
+    column, and said (the answer is reviewed): the person sees which column stood for the
+    two words."""
     for span in spans:
         at = span.start - 1
         columns = [t for t in span.targets if t.kind == "column"]
+        tally = _tally_of(p.catalog, span)  # "gun murders": murders read as its `total`
+        columns = [tally] if tally is not None and not columns else columns
         if at < 0 or at in p.taken or tokens[at] not in unresolved or len(columns) != 1:
             continue
         if not is_noun(tokens[at]) or tokens[at].isdigit():
             continue
         p.taken.add(at)
         said = " ".join(tokens[at : span.end])
-        p.notes.append(f"'{said}' read as {columns[0].column}")
+        read = f"{tally.table}.{tally.column}" if tally is not None else columns[0].column
+        p.notes.append(f"'{said}' read as {read}")
     return [t for i, t in enumerate(tokens) if i not in p.taken and t in unresolved]
 
 

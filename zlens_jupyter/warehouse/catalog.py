@@ -282,7 +282,9 @@ def scan_tables(
                 probe_values.append(ColumnValues(name, r.column, distinct))
                 budget -= len(distinct)
             low = distinct if len(distinct) <= LOW_CARDINALITY_LIMIT else ()
-            columns.append(ColumnInfo(r.column, r.type, r.column_comment, low))
+            columns.append(
+                ColumnInfo(r.column, r.type, r.column_comment, low, _listed(distinct, row_count))
+            )
         tables[name] = TableInfo(name, kind, rows[0].table_comment, row_count, tuple(columns))
     return tables, probe_values
 
@@ -320,11 +322,19 @@ def sample_tables(
                 probe_values.append(ColumnValues(table.name, c.name, distinct))
                 budget -= len(distinct)
             low = distinct if len(distinct) <= LOW_CARDINALITY_LIMIT else ()
-            columns.append(ColumnInfo(c.name, c.type, c.comment, low))
+            columns.append(
+                ColumnInfo(c.name, c.type, c.comment, low, _listed(distinct, table.row_count))
+            )
         out[table.name] = TableInfo(
             table.name, table.kind, table.comment, table.row_count, tuple(columns)
         )
     return out, probe_values, budget
+
+
+def _listed(distinct: tuple[str, ...], row_count: int) -> int:
+    """How many distinct values a column holds, when they were listed from the whole table
+    (a big table's values come from a sample: their number says nothing of the whole)."""
+    return len(distinct) if distinct and 0 <= row_count <= PROFILE_SAMPLE_ROWS else -1
 
 
 def _count_table_rows(

@@ -25,7 +25,7 @@ from zlens_jupyter.warehouse.catalog import ColumnValues, KeyConstraint
 from zlens_jupyter.warehouse.models import ColumnInfo, TableInfo
 
 CACHE_ENV_VAR = "ZLENS_CACHE_DIR"  # the same folder the sample database is built in
-FORMAT = 2  # bump when what a profile holds changes
+FORMAT = 3  # bump when what a profile holds changes
 
 
 @dataclass
@@ -97,7 +97,7 @@ def save_profile(key: str, profile: Profile) -> None:
 
 
 def _column(c: ColumnInfo) -> tuple[Any, ...]:
-    return (c.name, c.type, c.comment, list(c.distinct_values))
+    return (c.name, c.type, c.comment, list(c.distinct_values), c.distinct_count)
 
 
 def _profile_from(data: dict[str, Any]) -> Profile:
@@ -107,7 +107,9 @@ def _profile_from(data: dict[str, Any]) -> Profile:
             kind,
             comment,
             int(rows),
-            tuple(ColumnInfo(n, ty, cm, tuple(vals)) for n, ty, cm, vals in columns),
+            tuple(
+                ColumnInfo(n, ty, cm, tuple(vals), int(count)) for n, ty, cm, vals, count in columns
+            ),
         )
         for name, kind, comment, rows, columns in data["tables"]
     }

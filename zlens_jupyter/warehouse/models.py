@@ -22,12 +22,15 @@ class ColumnInfo:
 
     `distinct_values` holds the sampled distinct values of a low-cardinality text column
     (at most `LOW_CARDINALITY_LIMIT` of them, sorted); it is empty for every other column.
+    `distinct_count` is how many distinct values a text column holds when profiling listed
+    them all from the whole table (USArrests' 50 states: 50, one per row), else -1.
     """
 
     name: str
     type: str
     comment: str | None = None
     distinct_values: tuple[str, ...] = ()
+    distinct_count: int = -1
 
 
 @dataclass(frozen=True)
