@@ -1181,9 +1181,9 @@ def _measures(
             return [Measure("count", near, None, alias="row_count")]
         return _clarify("Which measure should I compute? Name a metric or a numeric column.", [])
     for m in measures:  # "total murders", not "total total": a tally is named by its table
-        column = m.target.column if m.target is not None else None
-        if column is not None and (m.table, column) in p.tallied and m.alias.endswith(column):
-            m.alias = m.alias[: len(m.alias) - len(column)] + p.tallied[(m.table, column)]
+        tallied = m.target.column if m.target is not None else None
+        if tallied and (m.table, tallied) in p.tallied and m.alias.endswith(tallied):
+            m.alias = m.alias[: len(m.alias) - len(tallied)] + p.tallied[(m.table, tallied)]
     return measures
 
 
