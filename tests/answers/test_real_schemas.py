@@ -282,8 +282,19 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO models VALUES ('Audi 90', 'Driver & Passenger', 29.1),
               ('Geo Metro', 'None', 8.4), ('Buick Century', 'Driver only', 15.7),
               ('Audi 100', 'Driver & Passenger', 37.7);
+            CREATE TABLE mammals (name VARCHAR, "order" VARCHAR, sleep_total DOUBLE);
+            INSERT INTO mammals VALUES ('Mouse', 'Rodentia', 12.5), ('Rat', 'Rodentia', 13.0),
+              ('Lion', 'Carnivora', 13.5), ('Human', 'Primates', 8.0), ('Cow', 'Ruminantia', 4.0);
+            CREATE TABLE vehicles (model VARCHAR, drv VARCHAR, hwy BIGINT);
+            INSERT INTO vehicles VALUES ('a4', 'f', 29), ('a4 quattro', '4', 25),
+              ('camry', 'f', 31), ('corvette', 'r', 26), ('tahoe', '4', 19);
             CREATE TABLE trades AS SELECT 'trade ' || i AS occupation,
               8 + (i * 7 % 60) / 10 AS education FROM range(60) t(i);
+        """,
+        "labour": """
+            CREATE TABLE labour (date DATE, unemploy BIGINT);
+            INSERT INTO labour VALUES ('2009-01-01', 12058), ('2009-02-01', 12898),
+              ('2000-01-01', 5652), ('2007-01-01', 7116);
         """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
@@ -752,6 +763,17 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Total murders by region",
             "SELECT region, SUM(total) FROM murders GROUP BY 1",
         ),
+        (
+            "labour",
+            "How many months had more than 10 million unemployed?",
+            "SELECT COUNT(*) FROM labour WHERE unemploy > 10000",
+        ),
+        ("crime", "How many rodents are there?", "SELECT 2"),
+        (
+            "crime",
+            "How many four-wheel drive vehicles are there?",
+            "SELECT COUNT(*) FROM vehicles WHERE drv = '4'",
+        ),
         # "gun murders": a noun the data lacks qualifies a table read as its tally
         (
             "crime",
@@ -869,6 +891,16 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
         ("station", "Which day had the highest ozone?", "each row of daily read as one day"),
         ("mini", "How many chicks are there?", "counted the distinct values of Chick"),
         ("dealer", "How many cars cost more than $30,000?", "30,000 read as 30"),
+        # a scale word: "10 million" over a column counted in thousands
+        (
+            "labour",
+            "How many months had more than 10 million unemployed?",
+            "10,000,000 read as 10,000",
+        ),
+        # a value that is the word's stem and a short ending (Latin names of kinds)
+        ("crime", "How many rodents are there?", "'rodents' read as order = Rodentia"),
+        # one-letter codes read from the initials of the words before the column's name
+        ("crime", "Average hwy of front-wheel drive vehicles", "read as drv = f"),
         ("voyage", "How many children are under 12?", "read as age"),
         # a bare number no row meets is taken as written, and the column's range said
         ("dealer", "How many cars cost more than 30000?", "Price ranges from 8.40 to 37.70"),

@@ -317,6 +317,7 @@ def _parse(
     spans = sorted(spans + by_adjective, key=lambda s: s.start)
     # "discipline A", "class B": a column's name, then one of its values, however short.
     value_filters += [(m, None) for m in _named_values(tokens, spans, p.taken, catalog)]
+    value_filters += [(m, None) for m in _initial_codes(tokens, spans, p.taken, catalog)]
     missing = [s for s in spans if _is_missing(tokens, s, p.taken)]
     dated_by = _date_verb(tokens, p.taken, catalog) if spec.time_range or spec.time_grain else None
     p.taken.update(_units_of_columns(tokens, spans, p.taken))
@@ -657,6 +658,7 @@ def _parse(
         for m, _ in value_filters
         if m.prefix and m.word.lower() != m.value.lower()  # "Mercedes" for Merc 240D
     ]
+    p.notes += [f"'{m.word}' read as {m.column} = {m.value}" for m, _ in value_filters if m.guessed]
     for at, m in enumerate(spec.measures):
         counted_column = m.target.column if m.target is not None else None
         pinned = any(
@@ -1172,6 +1174,11 @@ def _measures(
         if (counted is not None or rows_asked or ranked_groups) and len(p.catalog.tables) == 1:
             only = next(iter(p.catalog.tables))
             return [Measure("count", only, None, alias="row_count")]
+        if counted is not None and near is not None and {t for t, _ in p.pinned} == {near.lower()}:
+            # "how many rodents are there" where Rodentia is a value of one table's column:
+            # the rows of that table holding it, and said (the rows may not be animals)
+            p.notes.append(f"each row of {near} counted as one")
+            return [Measure("count", near, None, alias="row_count")]
         if p.tokens[:1] == ["which"] and grouped and superlative is None and near is not None:
             # "which countries in the Americas had a life expectancy above 75": the groups
             # the filters keep, each with the compared value (its largest) or its row count
@@ -1220,6 +1227,41 @@ def _named_values(
                 found.append(ValueMatch(tokens[at], target.table, column.name, value))
                 taken.add(at)
                 break
+    return found
+
+
+_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6"}
+
+
+def _initial_codes(
+    tokens: list[str], spans: list[Span], taken: set[int], catalog: Catalog
+) -> list[ValueMatch]:
+    """ "front-wheel drive" for `drv = 'f'`, "four-wheel drive" for `'4'`: the words before
+    a column's name, when its values are one-letter codes and the first word's initial (a
+    number word's digit) is one of them. One word may come between ("-wheel"). Said: the
+    data cannot confirm that `f` stands for front."""
+    found = []
+    for span in spans:
+        columns = [t for t in span.targets if t.kind == "column"]
+        info = catalog.table(columns[0].table) if len(columns) == 1 else None
+        column = info.column(columns[0].column or "") if info is not None else None
+        codes = column.distinct_values if column is not None else ()
+        if column is None or not codes or any(len(v) != 1 for v in codes):
+            continue
+        for first in (span.start - 1, span.start - 2):
+            words = range(first, span.start)
+            if first < 0 or any(i in taken for i in words) or not tokens[first].isalpha():
+                continue
+            if any(tokens[i] in GLUE_WORDS for i in words):
+                continue  # "by drive", "the drive": no code is said
+            initial = _NUMBER_WORDS.get(tokens[first], tokens[first][:1])
+            value = next((v for v in codes if v.lower() == initial), None)
+            if value is None or len(tokens[first]) < 3:
+                continue
+            said = " ".join(tokens[first : span.end])
+            found.append(ValueMatch(said, columns[0].table, column.name, value, guessed=True))
+            taken.update(range(first, span.end))
+            break
     return found
 
 

@@ -318,11 +318,18 @@ def chart_hint(shape: str, result: dict[str, Any] | None) -> dict[str, Any] | No
 
 
 def said_with_unit(question: str, value: int) -> bool:
-    """Whether the question wrote this number with a currency sign before it or a unit word
-    after it ("$30,000", "4,000 lbs"): only then is a number far outside a column's range
-    likely a different scale of the same quantity rather than a real (empty) comparison."""
+    """Whether the question wrote this number with a currency sign before it, a unit word
+    after it or a scale word ("$30,000", "4,000 lbs", "10 million"): only then is a number far
+    outside a column's range likely a different scale of the same quantity rather than a real
+    (empty) comparison."""
     digits = f"{value:,}".replace(",", ",?")
     for m in re.finditer(rf"(?<![\d.,])([$£€]\s*)?{digits}(?![\d.,]*\d)\s*([A-Za-z]+)?", question):
         if m.group(1) or (m.group(2) and m.group(2).lower() in units()):
+            return True
+    for scale, words in ((10**6, "million|mn"), (10**9, "billion|bn")):
+        if value % (scale // 10):
+            continue
+        said = f"{value / scale:g}".replace(".", r"\.")
+        if re.search(rf"(?<![\d.,]){said}\s*({words})\b", question, re.IGNORECASE):
             return True
     return False

@@ -219,6 +219,9 @@ class ValueMatch:
     # The value is the first word of the stored values ("Merc" of "Merc 240D", "manual" of
     # "manual(m5)"): the rows whose value begins with that word.
     prefix: bool = False
+    # The value was reached from a word that begins it ("rodents" for `Rodentia`): a reading
+    # the data cannot confirm, so the answer says it.
+    guessed: bool = False
 
 
 @dataclass(frozen=True)

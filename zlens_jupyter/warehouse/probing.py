@@ -294,6 +294,21 @@ class ValueIndex:
         ]
         return hits if len({(t, c) for t, c, _ in hits}) == 1 and len(hits) == 1 else []
 
+    def _extended(self, word: str) -> list[tuple[str, str, str]]:
+        """A value that is the word's stem and a short ending, as Latin names of kinds are:
+        "rodents" for `Rodentia`, "carnivores" for `Carnivora`. Stems of five letters at
+        least, one-word values of a column of few values, one value only (else no guess)."""
+        root = stem(word)
+        if len(root) < 5 or not root.isalpha():
+            return []
+        hits = [
+            hit
+            for phrase, found in self._codes.items()
+            if " " not in phrase and phrase.startswith(root) and 0 < len(phrase) - len(root) <= 3
+            for hit in found
+        ]
+        return hits if len(hits) == 1 else []
+
     def _lookup(self, word: str, size: int) -> list[ValueMatch]:
         phrase = _normalize(word)
         hits = self._by_phrase.get(phrase, [])
@@ -315,6 +330,10 @@ class ValueIndex:
                 hits = hits + [h for h in self._by_phrase.get(form, []) if h[:2] not in held]
         if not hits and size == 1 and len(phrase) >= 6 and phrase not in _COMMON_WORDS:
             hits = self._truncated(phrase)
+        if not hits and size == 1 and phrase not in _COMMON_WORDS:
+            extended = self._extended(phrase)
+            if extended:
+                return [ValueMatch(word, t, c, v, guessed=True) for t, c, v in extended]
 
         if size == 1:
             hits = [hit for hit in hits if _could_be_value(word, hit[2])]
