@@ -85,6 +85,26 @@ DATASETS: tuple[Any, ...] = (
         (Table("brexit_polls", "dslabs", "brexit_polls", dates=("startdate", "enddate")),),
         "EU referendum polls of 2016",
     ),
+    Dataset(
+        "college",
+        (Table("College", "ISLR", "College", "college"),),
+        "777 US colleges of 1995 (US News): applications, tuition, graduation rate",
+    ),
+    Dataset(
+        "hitters",
+        (Table("Hitters", "ISLR", "Hitters", "player"),),
+        "322 Major League Baseball players: 1986 season, career totals, 1987 salary",
+    ),
+    Dataset(
+        "wage",
+        (Table("Wage", "ISLR", "Wage", "id"),),
+        "3,000 male workers of the Mid-Atlantic region, 2003-2009: wage and demographics",
+    ),
+    Dataset(
+        "diseases",
+        (Table("us_contagious_diseases", "dslabs", "us_contagious_diseases"),),
+        "yearly cases of 7 contagious diseases per US state, 1928-2011",
+    ),
 )
 
 

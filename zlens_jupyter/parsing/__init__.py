@@ -27,6 +27,7 @@ from .phrasing import (
 )
 from .question import GLUE_WORDS, parse_question
 from .spec import (
+    ColumnRef,
     Filter,
     GroupBy,
     Measure,
@@ -45,6 +46,7 @@ __all__ = [
     "GROUP_MARKERS",
     "STOPWORDS",
     "SUPERLATIVES",
+    "ColumnRef",
     "Filter",
     "GroupBy",
     "Lexicon",

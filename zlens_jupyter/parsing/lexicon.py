@@ -238,6 +238,8 @@ class Span:
     start: int
     end: int
     targets: tuple[Target, ...]
+    # Read from part of a run-together name ("state" in `Outstate`): a guess to be said.
+    guessed: bool = False
 
     @property
     def words(self) -> int:
@@ -290,10 +292,13 @@ def find_abbreviated(
         for key, targets in lex.phrases.items():
             if len(key) == 1 and _shortens(key[0], token):
                 found += [t for t in targets if t.kind == "column" and t not in found]
+        guessed = not found
         if not found:
             found = _ending_with(token, lex)
+        if not found:
+            found = _beginning_with(token, lex)
         if len(found) == 1:
-            spans.append(Span(i, i + 1, (found[0],)))
+            spans.append(Span(i, i + 1, (found[0],), guessed=guessed))
         elif len(found) > 1:
             return token, sorted(f"{t.table}.{t.column}" for t in found)
     return spans
@@ -313,6 +318,24 @@ def _ending_with(token: str, lex: Lexicon) -> list[Target]:
             continue
         if key[0].endswith(word) or key[0].endswith(token):
             found.update((t, None) for t in targets if t.kind == "column")
+    return list(found)
+
+
+# What a run-together name may add after the thing it measures: `samplesize` is the size of
+# the sample, `paycount` a count of pay, so "the largest sample" ranks it.
+_MEASURE_HEADS = ("size", "count", "total", "number", "amount", "level", "score")
+
+
+def _beginning_with(token: str, lex: Lexicon) -> list[Target]:
+    """ "sample" for `samplesize`: a word of five letters or more that begins a run-together
+    column name whose rest is only a word saying it is measured (size, count, amount ...)."""
+    word = token if len(token) >= 5 and token.isalpha() else ""
+    found: dict[Target, None] = {}
+    for key, targets in lex.phrases.items() if word else ():
+        name = key[0] if len(key) == 1 else ""
+        for root in {word, stem(word)}:
+            if name.startswith(root) and name[len(root) :] in _MEASURE_HEADS:
+                found.update((t, None) for t in targets if t.kind == "column")
     return list(found)
 
 

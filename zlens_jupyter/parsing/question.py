@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from ..semantic import SemanticModel
 from ..vocabulary import opposites, people, quantities, units
@@ -45,6 +46,7 @@ from .phrasing import (
     superlative_direction,
 )
 from .spec import (
+    ColumnRef,
     Filter,
     GroupBy,
     Measure,
@@ -120,6 +122,8 @@ GLUE_WORDS = STOPWORDS | {
     "so",
     "far",
     "altogether",
+    "ran",
+    "run",
     "together",
     "right",
     "now",
@@ -173,6 +177,7 @@ class _Parse:
     negated: set[tuple[str, str]] = field(default_factory=set)  # yes/no columns said with "not"
     pinned: set[tuple[str, str]] = field(default_factory=set)  # (table, column) values name
     one_row_groups: bool = False  # every group named is one row (a state of USArrests)
+    row_ranked: bool = False  # "the poll with the largest sample": rows ranked, not groups
     tallied: dict[tuple[str, str], str] = field(default_factory=dict)  # tally -> its name
 
 
@@ -304,6 +309,8 @@ def _parse(
     if isinstance(abbreviated, list):
         for span in abbreviated:
             p.taken.update(range(span.start, span.end))
+            if span.guessed:  # "state" for `Outstate` may be out-of-state: said, reviewed
+                p.notes.append(f"'{tokens[span.start]}' read as {span.targets[0].column}")
         spans = sorted(spans + abbreviated, key=lambda s: s.start)
     else:
         word, names = abbreviated
@@ -315,6 +322,8 @@ def _parse(
     by_adjective = _adjective_spans(tokens, spans, p.taken, lexicon, comparisons, superlative_at)
     p.adjectives = {s.start for s in by_adjective}
     spans = sorted(spans + by_adjective, key=lambda s: s.start)
+    column_filters, compared_spans = _column_comparisons(tokens, spans, p.taken)
+    spans = [s for s in spans if s not in compared_spans]
     # "discipline A", "class B": a column's name, then one of its values, however short.
     value_filters += [(m, None) for m in _named_values(tokens, spans, p.taken, catalog)]
     value_filters += [(m, None) for m in _initial_codes(tokens, spans, p.taken, catalog)]
@@ -426,6 +435,16 @@ def _parse(
     if after_top is not None and len(group_spans) > 1:
         # "top 5 counties by population density": what follows "by" is a number to rank by
         group_spans = [s for s in group_spans if not _ranks_by(s)] or group_spans
+    for span in group_spans:
+        if span.guessed and any(is_numeric(t.type) for t in span.targets):
+            # "which state" read into `Outstate` (tuition): grouping by a number guessed
+            # from part of its name would answer another question; asked
+            guess = span.targets[0].column or ""
+            return _clarify(
+                f"I couldn't find '{tokens[span.start]}' in this database as something to "
+                f"group by. Did you mean {guess}?",
+                [guess],
+            )
     comparison_spans = {c.op_start: _compared_span(spans, c) for c in comparisons}
     unit_read: set[Span] = set()
     for c in comparisons:
@@ -506,6 +525,7 @@ def _parse(
         compared = [s for s in comparison_spans.values() if s is not None]
         p.pinned = {(m.table.lower(), m.column.lower()) for m, _ in value_filters}
         p.one_row_groups = bool(group_spans) and all(_one_row_each(catalog, s) for s in group_spans)
+        p.row_ranked = _row_ranked(tokens, spans, superlative_at)
         measures = _measures(
             p,
             measure_spans,
@@ -625,6 +645,7 @@ def _parse(
                 label=column.label,
             )
         )
+    spec.filters += column_filters
     for span in missing:  # "days missing an ozone reading": the rows with no value there
         target = _pick(span, spec.fact_table, numeric=False)
         if target is not None:
@@ -1068,6 +1089,12 @@ def _measures(
             if p.one_row_groups and time_grain is None:  # each group one row: its own value
                 measures.append(Measure("max", column.table, column, alias=column.column or ""))
                 continue
+            if p.row_ranked and time_grain is None:
+                # "which pollster ran the poll with the largest sample": one row ranked, and
+                # its group named: the group's largest row, never its total
+                agg = "max" if superlative else "min"
+                measures.append(Measure(agg, column.table, column, alias=f"{agg}_{column.column}"))
+                continue
             measures.append(Measure("sum", column.table, column, alias=f"sum_{column.column}"))
             p.notes.append(f"{column.column} added up (a total) for each group")
         elif (
@@ -1265,6 +1292,60 @@ def _initial_codes(
     return found
 
 
+# Words that set one column against another of the same row: "leave ahead of remain".
+_COLUMN_COMPARE = {
+    ("more", "than"): ">",
+    ("greater", "than"): ">",
+    ("higher", "than"): ">",
+    ("larger", "than"): ">",
+    ("bigger", "than"): ">",
+    ("above",): ">",
+    ("ahead", "of"): ">",
+    ("exceeded",): ">",
+    ("exceeds",): ">",
+    ("exceed",): ">",
+    ("less", "than"): "<",
+    ("lower", "than"): "<",
+    ("smaller", "than"): "<",
+    ("fewer", "than"): "<",
+    ("below",): "<",
+    ("behind",): "<",
+}
+_COMPARE_FILLER = frozenset({"was", "were", "is", "are", "be", "been", "did", "got", "the"})
+
+
+def _column_comparisons(
+    tokens: list[str], spans: list[Span], taken: set[int]
+) -> tuple[list[Filter], list[Span]]:
+    """ "polls with leave ahead of remain", "months where exports exceeded imports": two
+    numeric columns of one table, set against each other by a comparison word, keep the rows
+    where the first beats the second. Both spans and the words between are taken; the spans
+    used come back beside the filters."""
+    found: list[Filter] = []
+    used: list[Span] = []
+    for a, b in pairwise(spans):
+        if len(a.targets) != 1 or len(b.targets) != 1:
+            continue
+        left, right = a.targets[0], b.targets[0]
+        if not all(
+            t.kind == "column" and is_numeric(t.type) and not is_key(t.column or "")
+            for t in (left, right)
+        ):
+            continue
+        if left.table != right.table or left.column == right.column:
+            continue
+        between = tuple(t for t in tokens[a.end : b.start] if t not in _COMPARE_FILLER)
+        op = _COLUMN_COMPARE.get(between)
+        if op is None or any(i in taken for i in range(a.end, b.start)):
+            continue
+        found.append(
+            Filter(left.table, left.column or "", op, ColumnRef(right.column or ""), left.label)
+        )
+        taken.update(range(a.start, b.end))
+        used += [a, b]
+    return found, used
+
+
 def _numbered_columns(
     tokens: list[str], spans: list[Span], taken: set[int], catalog: Catalog
 ) -> list[tuple[Span, int]]:
@@ -1314,6 +1395,22 @@ _HEAD_NOUNS = frozenset(
 _MEASURE_VERBS = frozenset({"weigh", "cost", "earn", "measure", "last", "take", "get", "pay"})
 
 
+def _is_integer(column_type: str | None) -> bool:
+    """Whole-number types: such a column counts things (a rate would need decimals)."""
+    return (column_type or "").upper().rstrip("0123456789") in (
+        "BIGINT",
+        "INTEGER",
+        "INT",
+        "SMALLINT",
+        "TINYINT",
+        "HUGEINT",
+        "UBIGINT",
+        "UINTEGER",
+        "USMALLINT",
+        "UTINYINT",
+    )
+
+
 def _absorb_head_nouns(tokens: list[str], spans: list[Span], taken: set[int], lex: Lexicon) -> None:
     """Marks taken a generic noun right after a column's name ("wind speed" for `Wind`), and
     a word whose initial is the column's one-letter part ("solar radiation" for `Solar.R`),
@@ -1324,6 +1421,8 @@ def _absorb_head_nouns(tokens: list[str], spans: list[Span], taken: set[int], le
         if at >= len(tokens) or at in taken or not columns or lex.lookup([tokens[at]]):
             continue
         word = tokens[at]
+        if stem(word) in ("rate", "ratio") and all(_is_integer(c.type) for c in columns):
+            continue  # "acceptance rate" over a count of acceptances is no rate: asked
         initials = {w for c in columns for w in identifier_words(c.column or "") if len(w) == 1}
         if stem(word) in _HEAD_NOUNS or (word[:1] in initials and len(word) > 3):
             taken.add(at)
@@ -2142,6 +2241,24 @@ def _units_of_columns(tokens: list[str], spans: list[Span], taken: set[int]) -> 
         for i in range(len(tokens) - 2)
         if i not in taken and tokens[i] in units() and tokens[i + 1] == "of" and i + 2 in numeric_at
     ]
+
+
+_ROW_RANK_GLUE = frozenset({"with", "the", "a", "an", "that", "which", "had", "has", "have"})
+
+
+def _row_ranked(tokens: list[str], spans: list[Span], superlative_at: int | None) -> bool:
+    """ "the poll with the largest sample", "the game that had the most goals": a noun
+    naming a table's rows, then the superlative: the rows are ranked one by one."""
+    if superlative_at is None:
+        return False
+    return any(
+        len(s.targets) == 1
+        and s.targets[0].kind == "table"
+        and s.end < superlative_at
+        and all(t in _ROW_RANK_GLUE for t in tokens[s.end : superlative_at])
+        and any(t == "with" or t in ("had", "has", "have") for t in tokens[s.end : superlative_at])
+        for s in spans
+    )
 
 
 def _one_row_each(catalog: Catalog, span: Span) -> bool:

@@ -27,6 +27,16 @@ class GroupBy:
     is_time: bool = False
 
 
+@dataclass(frozen=True)
+class ColumnRef:
+    """A filter's value that is another column of the same row ("leave ahead of remain")."""
+
+    column: str
+
+    def __str__(self) -> str:
+        return self.column
+
+
 @dataclass
 class Filter:
     table: str

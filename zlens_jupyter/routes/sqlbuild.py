@@ -10,7 +10,7 @@ import sqlglot
 from sqlglot import exp
 
 from ..errors import UserError
-from ..parsing import Filter, GroupBy, Measure, QuestionSpec, is_temporal
+from ..parsing import ColumnRef, Filter, GroupBy, Measure, QuestionSpec, is_temporal
 from ..semantic import SemanticModel
 from ..warehouse import Catalog
 
@@ -149,6 +149,8 @@ def _filter_expr(f: Filter) -> exp.Expr:
         pattern = f"^{re.escape(str(f.value))}([^A-Za-z0-9]|$)"
         return exp.RegexpLike(this=column, expression=exp.Literal.string(pattern))
     ops = {"=": exp.EQ, ">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
+    if isinstance(f.value, ColumnRef):  # "leave ahead of remain": another column of the row
+        return ops[f.op](this=column, expression=exp.column(f.value.column, table=f.table))
     return ops[f.op](this=column, expression=_literal(f.value))
 
 
