@@ -291,6 +291,40 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             CREATE TABLE trades AS SELECT 'trade ' || i AS occupation,
               8 + (i * 7 % 60) / 10 AS education FROM range(60) t(i);
         """,
+        "survey": """
+            CREATE TABLE polls (pollster VARCHAR, samplesize BIGINT, remain DOUBLE,
+                                leave DOUBLE);
+            INSERT INTO polls VALUES ('YouGov', 1600, 0.42, 0.44), ('ICM', 2000, 0.47, 0.41),
+              ('ORB', 800, 0.51, 0.43), ('YouGov', 3500, 0.40, 0.45),
+              ('Opinium', 2000, 0.43, 0.42);
+            CREATE TABLE "College" (college VARCHAR, Private VARCHAR, Apps BIGINT,
+                                    Accept BIGINT, Outstate BIGINT, "Grad.Rate" BIGINT);
+            INSERT INTO "College" VALUES ('Abilene', 'Yes', 1660, 1232, 7440, 60),
+              ('Adelphi', 'Yes', 2186, 1924, 12280, 56), ('Auburn', 'No', 7548, 6791, 7260, 70),
+              ('Berkeley', 'No', 19873, 8252, 12870, 90), ('Amherst', 'Yes', 4302, 992, 19760, 100);
+        """,
+        "census": """
+            CREATE TABLE "Wage" (year BIGINT, age BIGINT, maritl VARCHAR, education VARCHAR,
+                                 health_ins VARCHAR, wage DOUBLE);
+            INSERT INTO "Wage" VALUES
+              (2006, 18, '1. Never Married', '1. < HS Grad', '2. No', 75.04),
+              (2004, 24, '1. Never Married', '4. College Grad', '2. No', 70.48),
+              (2003, 45, '2. Married', '3. Some College', '1. Yes', 130.98),
+              (2003, 43, '2. Married', '4. College Grad', '1. Yes', 154.69),
+              (2005, 50, '4. Divorced', '2. HS Grad', '1. Yes', 75.04),
+              (2008, 54, '2. Married', '4. College Grad', '1. Yes', 127.12),
+              (2009, 44, '2. Married', '5. Advanced Degree', '1. Yes', 230.55);
+        """,
+        "outbreaks": """
+            CREATE TABLE us_contagious_diseases (disease VARCHAR, state VARCHAR, year BIGINT,
+                                                 count BIGINT, population BIGINT);
+            INSERT INTO us_contagious_diseases VALUES
+              ('Measles', 'California', 1960, 40000, 15000000),
+              ('Measles', 'Texas', 1960, 25000, 9500000),
+              ('Measles', 'California', 1961, 35000, 15500000),
+              ('Polio', 'California', 1960, 900, 15000000),
+              ('Polio', 'Texas', 1961, 400, 9600000);
+        """,
         "labour": """
             CREATE TABLE labour (date DATE, unemploy BIGINT);
             INSERT INTO labour VALUES ('2009-01-01', 12058), ('2009-02-01', 12898),
@@ -841,6 +875,79 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Which city had the most sales?",
             "SELECT city, SUM(sales) FROM city_sales GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
         ),
+        # one column compared with another, in either order of the words
+        (
+            "survey",
+            "How many polls had leave ahead of remain?",
+            "SELECT COUNT(*) FROM polls WHERE leave > remain",
+        ),
+        (
+            "survey",
+            "In how many polls was remain behind leave?",
+            "SELECT COUNT(*) FROM polls WHERE leave > remain",
+        ),
+        # "the poll with the largest sample": each pollster's largest poll, never their sum
+        (
+            "survey",
+            "Which pollster ran the poll with the largest sample?",
+            "SELECT pollster, MAX(samplesize) FROM polls GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+        # a yes/no column said as an adjective of the rows: its yes...
+        (
+            "survey",
+            "How many private colleges are there?",
+            "SELECT COUNT(*) FROM \"College\" WHERE Private = 'Yes'",
+        ),
+        # ...and with its opposite (vocabulary `opposites`) both, side by side; a rate is
+        # averaged for each group, never added up
+        (
+            "survey",
+            "Compare the graduation rate of private and public colleges",
+            'SELECT Private, ROUND(AVG("Grad.Rate"), 2) FROM "College" GROUP BY 1',
+        ),
+        # survey labels with their order number in front: "married" is '2. Married'
+        (
+            "census",
+            "How many of the workers are married?",
+            "SELECT COUNT(*) FROM \"Wage\" WHERE maritl = '2. Married'",
+        ),
+        (
+            "census",
+            "What percentage of workers have health insurance?",
+            "SELECT ROUND(100.0 * COUNT(*) FILTER (health_ins = '1. Yes') / COUNT(*), 2) "
+            'FROM "Wage"',
+        ),
+        (
+            "census",
+            "What is the average age of divorced workers?",
+            "SELECT ROUND(AVG(age), 2) FROM \"Wage\" WHERE maritl = '4. Divorced'",
+        ),
+        # "200k" and "200 thousand dollars" over a wage kept in thousands
+        (
+            "census",
+            "How many workers earn more than 200k?",
+            'SELECT COUNT(*) FROM "Wage" WHERE wage > 200',
+        ),
+        # a tally column (`count`) is what "cases" per year add up, never the rows...
+        (
+            "outbreaks",
+            "Measles cases per year",
+            "SELECT year, SUM(count) FROM us_contagious_diseases WHERE disease = 'Measles' "
+            "GROUP BY 1",
+        ),
+        # ...and a share "of all measles cases" takes measles as the whole
+        (
+            "outbreaks",
+            "What share of all measles cases were in California?",
+            "SELECT ROUND(100.0 * SUM(count) FILTER (state = 'California') / SUM(count), 2) "
+            "FROM us_contagious_diseases WHERE disease = 'Measles'",
+        ),
+        # a word that begins a run-together name ("sample" of samplesize)
+        (
+            "survey",
+            "What was the average sample size?",
+            "SELECT ROUND(AVG(samplesize), 2) FROM polls",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:
@@ -906,6 +1013,8 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
         ("dealer", "How many cars cost more than 30000?", "Price ranges from 8.40 to 37.70"),
         # "days above 85 degrees": the days are the rows, degrees a temperature; said
         ("station", "What percentage of days were above 85 degrees?", "'degrees' read as Temp"),
+        # a word found inside a run-together name ("state" in Outstate) is a guess, said
+        ("survey", "Average state by college", "'state' read as Outstate"),
     ],
 )
 def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
@@ -946,6 +1055,12 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("crime", "Average poverty by state"),
         # "the warmest reading" asks which one, not only the highest temperature
         ("sensors", "What was the warmest day?"),
+        # "rate" after a count column: a ratio of two columns nothing says, never the count
+        ("survey", "Which college has the lowest acceptance rate?"),
+        # a guessed part of a name is never grouped by: "state" is not a column of states
+        ("survey", "Average Apps by state"),
+        # "the smallest poll" is one poll's size, which nothing names: not the fewest polls
+        ("survey", "Which pollster ran the smallest poll?"),
     ],
 )
 def test_shapes_that_stay_open_are_asked(harbour, db: str, question: str) -> None:
@@ -953,3 +1068,29 @@ def test_shapes_that_stay_open_are_asked(harbour, db: str, question: str) -> Non
     run = session.ask(question)
     assert run.trust_state not in (TrustState.GROUNDED, TrustState.CERTIFIED), run.answer
     assert run.result is None or not run.result.get("rows"), run.sql
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        # three pollsters ran one poll each: LIMIT 1 shows one, the sentence names the others
+        ("Which pollster ran the fewest polls?", "(tied with ICM and Opinium)"),
+        # a top 2 whose second place is shared
+        (
+            "Which 2 pollsters had the smallest average sample size?",
+            "Opinium ties with the last shown",
+        ),
+    ],
+)
+def test_rows_tied_at_a_rankings_cut_are_named(harbour, question: str, said: str) -> None:
+    session, _ = harbour["survey"]
+    run = session.ask(question)
+    assert said in run.answer
+    assert run.trust_state is TrustState.GROUNDED
+
+
+def test_a_ranking_without_ties_says_none(harbour) -> None:
+    session, _ = harbour["survey"]
+    run = session.ask("Which pollster ran the most polls?")
+    assert rows(run) == [("YouGov", 2)]
+    assert "tie" not in run.answer

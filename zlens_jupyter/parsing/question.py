@@ -10,13 +10,14 @@ than guess.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from itertools import pairwise
 
 from ..semantic import SemanticModel
 from ..vocabulary import opposites, people, quantities, units
-from ..warehouse import Catalog, TableInfo, ValueMatch
+from ..warehouse import Catalog, ColumnInfo, TableInfo, ValueMatch
 from ..wordforms import adjective_base, is_english, is_noun, value_forms, verb_root
 from .frame import EXCLUSIONS, read_frame
 from .lexicon import (
@@ -106,6 +107,14 @@ GLUE_WORDS = STOPWORDS | {
     "appear",
     "exist",
     "recorded",
+    "report",
+    "reported",
+    "surveyed",
+    "registered",
+    "observed",
+    "logged",
+    "got",
+    "get",
     "conduct",
     "conducted",
     "among",
@@ -174,7 +183,8 @@ class _Parse:
     rate_of: list[str] = field(default_factory=list)  # tables of a yes/no "… rate"
     one_period: str | None = None  # "in January 2000": a month or a day, as it was said
     shared_at: int | None = None  # where the number a share is taken of was named
-    negated: set[tuple[str, str]] = field(default_factory=set)  # yes/no columns said with "not"
+    # yes/no columns said with "not" or by their opposite, with the word's position
+    negated: set[tuple[str, str, int]] = field(default_factory=set)
     pinned: set[tuple[str, str]] = field(default_factory=set)  # (table, column) values name
     one_row_groups: bool = False  # every group named is one row (a state of USArrests)
     row_ranked: bool = False  # "the poll with the largest sample": rows ranked, not groups
@@ -673,7 +683,7 @@ def _parse(
     chosen = _choose_value_filters(value_filters, spec.fact_table, catalog, counted_columns)
     if isinstance(chosen, ParseResult):
         return chosen
-    chosen += list(yes_filters.values())
+    chosen += _both_answers(list(yes_filters.values()))
     p.notes += [
         f"'{m.word}' read as {m.column} beginning with {m.value}"
         for m, _ in value_filters
@@ -724,6 +734,9 @@ def _parse(
         spec.order_desc = desc
     spec.limit = limit
     _choose_time_column(catalog, spec, dated_by, p.notes)
+    tallied = {f"each row of {t} counted as one" for t, _ in p.tallied}
+    if tallied:  # "cases" read as the tally column: the rows were not counted after all
+        spec.notes = [n for n in spec.notes if not n.startswith(tuple(tallied))]
     spec.notes += p.notes + _counted_in_one_of_many(catalog, spec)
     if shared and not spec.filters and spec.group_by and not spec.listing and limit is None:
         spec.share_of_groups = True  # "what share of all sales does each city account for"
@@ -741,7 +754,9 @@ def _parse(
             spec.share_of = conditions
             spec.filters = [f for f in spec.filters if not any(f is c for c in conditions)]
         else:
-            spec.share_of, spec.filters = spec.filters, []
+            whole = _of_the_whole(tokens, shared[0], spec.filters)
+            spec.share_of = [f for f in spec.filters if not any(f is w for w in whole)]
+            spec.filters = whole
         rows = [f for f in spec.share_of if f.op == "=" and _said_before(tokens, f, p.shared_at)]
         summed = [m.target.column for m in spec.measures if m.agg == "sum" and m.target]
         if rows and len(rows) == len(spec.share_of) and summed:
@@ -908,7 +923,13 @@ def _measures(
             # average": the phrase after the one thing measured.
             agg = next((a for s, _, a in aggs if s > 0 and p.tokens[s - 1] == "on"), None)
         tally = _tally_of(p.catalog, span)
-        if tally is not None and (agg is not None or superlative is not None):
+        if tally is not None and (
+            agg is not None
+            or superlative is not None
+            or time_grain is not None
+            or grouped
+            or p.shared
+        ):
             # "total murders by region", "which state had the most gun murders" over a table
             # `murders` whose one figure is `total`: that figure is how many murders each row
             # holds; "how many" adds it up. Said.
@@ -980,6 +1001,23 @@ def _measures(
                 and not set(p.tokens) & {"most", "fewest", "least"}  # "the fewest flights"
             )
         ):
+            if (
+                agg is None
+                and _one_measured(p.tokens, span)
+                and not any(_pick(s, None, numeric=True) for s in spans if s is not span)
+            ):
+                # "which pollster ran the smallest poll": one poll's size, not how many polls;
+                # what measures a poll is not said, so it is asked
+                noun = p.tokens[span.end - 1]
+                return _clarify(
+                    f"The {p.tokens[span.start - 1]} {noun} by what? Name the column that "
+                    f"measures a {noun}.",
+                    [
+                        c.name
+                        for c in getattr(p.catalog.table(table.table), "columns", [])
+                        if is_numeric(c.type)
+                    ][:8],
+                )
             if agg is None:
                 implicit.append(len(measures))  # "average air time of flights": not a count
             measures.append(Measure("count", table.table, None, alias=f"{stem(table.table)}_count"))
@@ -1094,6 +1132,12 @@ def _measures(
                 # its group named: the group's largest row, never its total
                 agg = "max" if superlative else "min"
                 measures.append(Measure(agg, column.table, column, alias=f"{agg}_{column.column}"))
+                continue
+            if _is_rate(column.column or ""):
+                # "compare the graduation rate of private and public colleges": rates and
+                # percentages do not add up; their mean per group is the reading, said
+                measures.append(Measure("avg", column.table, column, alias=f"avg_{column.column}"))
+                p.notes.append(f"{column.column} averaged for each group (a rate is not added up)")
                 continue
             measures.append(Measure("sum", column.table, column, alias=f"sum_{column.column}"))
             p.notes.append(f"{column.column} added up (a total) for each group")
@@ -1876,6 +1920,19 @@ def _unit_span(spans: list[Span], comparison: Comparison) -> Span | None:
     return next((s for s in spans if s.start == comparison.value_end), None)
 
 
+# Superlatives of one thing's size: "the largest poll" is one poll, "the most polls" a count.
+_SIZE_SUPERLATIVES = frozenset(
+    {"smallest", "largest", "biggest", "longest", "shortest", "heaviest", "lightest", "tallest"}
+)
+
+
+def _one_measured(tokens: list[str], span: Span) -> bool:
+    """ "the largest poll": a size superlative right before one (singular) row noun."""
+    noun = tokens[span.end - 1]
+    before = tokens[span.start - 1] if span.start > 0 else ""
+    return before in _SIZE_SUPERLATIVES and stem(noun) == noun and not noun.endswith("s")
+
+
 def _names_number(span: Span | None) -> bool:
     return span is not None and any(t.kind == "column" and is_numeric(t.type) for t in span.targets)
 
@@ -2034,6 +2091,12 @@ def _words_between(tokens: list[str], aggs: list[tuple[int, int, str]], span: Sp
 
 
 _YES_NO = {"yes": "no", "y": "n", "true": "false"}  # stored pairs, the yes first
+_ENUMERATED = re.compile(r"^\s*\d{1,2}\s*[.)]\s+(?=\D)")  # "1. Yes": a survey label's order
+
+
+def _answers(stored: ColumnInfo) -> dict[str, str]:
+    """A column's values by their lower-case answer word: {"yes": "1. Yes", "no": "2. No"}."""
+    return {_ENUMERATED.sub("", v).lower(): v for v in stored.distinct_values}
 
 
 def _yes_no_column(target: Target, catalog: Catalog) -> bool:
@@ -2041,29 +2104,29 @@ def _yes_no_column(target: Target, catalog: Catalog) -> bool:
     stored = info.column(target.column or "") if info is not None else None
     if stored is None:
         return False
-    values = {v.lower() for v in stored.distinct_values}
+    values = set(_answers(stored))
     return stored.type.upper() == "BOOLEAN" or any(values == {y, n} for y, n in _YES_NO.items())
 
 
 def _negated_yes_no(
     tokens: list[str], lexicon: Lexicon, catalog: Catalog
-) -> tuple[list[str], set[tuple[str, str]]]:
+) -> tuple[list[str], set[tuple[str, str, int]]]:
     """ "not"/"non" right before the name of a yes/no column is its no ("how many were not
     citizens" counts citizen = No): the word goes, the column is remembered. Any other
     "not" stays an exclusion, asked about."""
-    negated: set[tuple[str, str]] = set()
+    negated: set[tuple[str, str, int]] = set()
     kept: list[str] = []
     for i, token in enumerate(tokens):
         if token in ("not", "non") and i + 1 < len(tokens):
             named = [t for t in lexicon.lookup(tokens[i + 1 : i + 2]) if t.kind == "column"]
             if len(named) == 1 and _yes_no_column(named[0], catalog):
-                negated.add((named[0].table, named[0].column or ""))
+                negated.add((named[0].table, named[0].column or "", len(kept)))
                 continue
         opposite = None if lexicon.lookup([token]) else _opposite_yes_no(token, lexicon, catalog)
         if opposite is not None:
             # "how many passengers died": the no of `survived` (vocabulary `opposites`)
             word, column = opposite
-            negated.add((column.table, column.column or ""))
+            negated.add((column.table, column.column or "", len(kept)))
             kept.append(word)
             continue
         kept.append(token)
@@ -2116,7 +2179,7 @@ def _rates_of_yes(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> list
         for target in lexicon.lookup(tokens[i - 1 : i]):
             info = catalog.table(target.table) if target.kind == "column" else None
             stored = info.column(target.column or "") if info is not None else None
-            values = {v.lower() for v in stored.distinct_values} if stored is not None else set()
+            values = set(_answers(stored)) if stored is not None else set()
             if any(values == {y, n} for y, n in _YES_NO.items()) or (
                 stored is not None and stored.type.upper() == "BOOLEAN"
             ):
@@ -2138,19 +2201,49 @@ def _yes_no_filters(
         stored = info.column(column.column or "") if info is not None and column else None
         if column is None or stored is None:
             continue
-        values = {v.lower(): v for v in stored.distinct_values}
+        values = _answers(stored)
         yes: str | bool | None = next(
             (values[y] for y, n in _YES_NO.items() if set(values) == {y, n}), None
         )
         if yes is None and stored.type.upper() == "BOOLEAN":
             yes = True
         right_after = any(e == span.start and a == "count" for _, e, a in aggs)
+        if right_after and span.end < len(p.tokens):
+            # "how many private colleges": the column qualifies the plural noun after it
+            after = p.tokens[span.end]
+            right_after = not (is_noun(after) and stem(after) != after and after != "values")
         if yes is not None and not right_after:
             name = column.column or ""
-            if (column.table, name) in p.negated:  # "were not citizens": the no
+            if (column.table, name, span.start) in p.negated:  # "were not citizens": the no
                 yes = not yes if isinstance(yes, bool) else values[_YES_NO[yes.lower()]]
             found[span] = Filter(column.table, name, "=", yes, label=name)
     return found
+
+
+# Words of a column's name that say its figures are rates or shares, which never add up.
+_RATE_WORDS = frozenset(
+    {"rate", "rates", "pct", "percent", "percentage", "ratio", "share", "proportion", "prop"}
+)
+
+
+def _is_rate(column: str) -> bool:
+    """ "Grad.Rate", "pct_female", "S.F.Ratio", "percollege": a rate, share or percentage."""
+    words = identifier_words(column)
+    low = column.lower()
+    return bool(set(words) & _RATE_WORDS) or low.startswith(("perc", "pct")) or "%" in low
+
+
+def _both_answers(filters: list[Filter]) -> list[Filter]:
+    """ "private and public colleges": a yes/no column said once as its yes and once as its
+    no asks for both, side by side (one "in" filter, grouped by below), not for neither."""
+    kept: list[Filter] = []
+    for f in filters:
+        same = next((k for k in kept if (k.table, k.column) == (f.table, f.column)), None)
+        if same is None:
+            kept.append(f)
+        elif same.value != f.value:
+            same.op, same.value = "in", [same.value, f.value]
+    return kept
 
 
 # Names of a column that holds how many of the table's thing each row stands for.
@@ -2279,6 +2372,29 @@ def _one_row_each(catalog: Catalog, span: Span) -> bool:
         ):
             return False
     return True
+
+
+_PART_STARTS = frozenset({"were", "was", "are", "is", "in", "from", "that", "which", "who"})
+
+
+def _of_the_whole(tokens: list[str], share_at: int, filters: list[Filter]) -> list[Filter]:
+    """The filters said inside "of all …" right after a share word ("what share of all measles
+    cases were in California": measles is the whole, California the part). None when that
+    would leave no part."""
+    end = next(
+        (i for i in range(share_at + 1, len(tokens)) if tokens[i] in _PART_STARTS), len(tokens)
+    )
+    window = tokens[share_at + 1 : end]
+    if window[:2] not in (["of", "all"], ["of", "the"]) and window[:1] != ["of"]:
+        return []
+    whole = [
+        f
+        for f in filters
+        if f.op == "="
+        and (words := question_tokens(str(f.value)))
+        and any(window[i : i + len(words)] == words for i in range(len(window)))
+    ]
+    return whole if len(whole) < len(filters) else []
 
 
 def _said_before(tokens: list[str], f: Filter, at: int | None) -> bool:

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+import sqlglot
 from sqlglot import exp
 
 from ..engine import Artifact, StepContext, StepOutcome
@@ -69,6 +70,16 @@ class GeneratedAnswer:
             if covers:
                 answer += f" The data covers {covers}."
                 context += f"; {covers}"
+        if answer and result and shape == "topn" and drafted.spec is not None:
+            # "Which pollster ran the fewest polls?" where three ran one: LIMIT 1 picks one of
+            # them arbitrarily, so the others that tie at the cut are named, never hidden.
+            tied = self.tied_at_the_cut(drafted.sql, result, ctx)
+            if tied and intent.get("limit") == 1:
+                answer = answer.rstrip(".") + f" (tied with {tied})."
+            elif tied:
+                verb = "tie" if " and " in tied or "others" in tied else "ties"
+                answer = answer.rstrip(".") + f"; {tied} {verb} with the last shown."
+                context += f"; tied with {tied}"
         if answer and result and nothing_found(result):
             for note in self.out_of_range(intent, ctx):
                 # "cost more than $30,000" where Price is in thousands: an empty answer that
@@ -180,6 +191,44 @@ class GeneratedAnswer:
         said = filter_phrase(rescaled)
         intent = {**rescaled.to_dict(), "filters_said": said}
         return Draft(sql, intent, said, drafted.coverage_sql, rescaled), again, again_facts
+
+    def tied_at_the_cut(self, sql: str, result: dict[str, Any], ctx: StepContext) -> str:
+        """The groups left out by a ranking's LIMIT that have the same value as its last row
+        shown, as "ICM and Opinium" (or "9 others"); "" when none tie or it cannot tell."""
+        rows, columns = result.get("rows") or [], result.get("columns") or []
+        try:
+            ranked = sqlglot.parse_one(sql, dialect="duckdb")
+        except sqlglot.errors.ParseError:
+            return ""
+        limit = ranked.args.get("limit")
+        if not isinstance(ranked, exp.Select) or limit is None or len(columns) < 2 or not rows:
+            return ""
+        cut = rows[-1][-1]
+        if cut is None or len(rows) < int(limit.expression.name or 0):
+            return ""  # fewer rows than the LIMIT: nothing was cut
+        ranked.set("limit", None)
+        ranked.set("order", None)
+        labels = [exp.column(c, table="ranked", quoted=True) for c in columns[:-1]]
+        probe = (
+            exp.select(*labels)
+            .from_(ranked.subquery("ranked"))
+            .where(exp.column(columns[-1], table="ranked", quoted=True).eq(exp.convert(cut)))
+            .sql(dialect="duckdb")
+        )
+        ctx.tool_called("run_sql_preview", {"sql": probe, "purpose": "ties at the cut"})
+        try:
+            preview = self.kit.warehouse.preview(
+                probe, limit=50, timeout_s=min(5.0, ctx.deadline_s)
+            )
+        except (QueryError, QueryTimeout):
+            return ""
+        shown = {tuple(r[:-1]) for r in rows}
+        others = [" / ".join(fmt(v) for v in r) for r in preview.rows if tuple(r) not in shown]
+        if not others:
+            return ""
+        if len(others) > 3:
+            return f"{len(others)} others" if len(preview.rows) < 50 else "many others"
+        return others[0] if len(others) == 1 else ", ".join(others[:-1]) + f" and {others[-1]}"
 
     def column_range(self, table: str, column: str, ctx: StepContext) -> tuple[Any, Any] | None:
         """(lowest, highest) of a column, or None when it has no values or cannot be read."""
@@ -319,14 +368,14 @@ def chart_hint(shape: str, result: dict[str, Any] | None) -> dict[str, Any] | No
 
 def said_with_unit(question: str, value: int) -> bool:
     """Whether the question wrote this number with a currency sign before it, a unit word
-    after it or a scale word ("$30,000", "4,000 lbs", "10 million"): only then is a number far
-    outside a column's range likely a different scale of the same quantity rather than a real
-    (empty) comparison."""
+    after it or a scale word ("$30,000", "4,000 lbs", "10 million", "200k"): only then is a
+    number far outside a column's range likely a different scale of the same quantity rather
+    than a real (empty) comparison."""
     digits = f"{value:,}".replace(",", ",?")
     for m in re.finditer(rf"(?<![\d.,])([$£€]\s*)?{digits}(?![\d.,]*\d)\s*([A-Za-z]+)?", question):
         if m.group(1) or (m.group(2) and m.group(2).lower() in units()):
             return True
-    for scale, words in ((10**6, "million|mn"), (10**9, "billion|bn")):
+    for scale, words in ((10**3, "thousand|k"), (10**6, "million|mn"), (10**9, "billion|bn")):
         if value % (scale // 10):
             continue
         said = f"{value / scale:g}".replace(".", r"\.")

@@ -254,7 +254,8 @@ class ValueIndex:
         table, column, value = hits[0]
         if len(hits) * 2 > self._values_of(table, column):
             return None  # "Customer#000000001": a word every value begins with picks nothing
-        stored = re.match(r"\w+", value)
+        # an order number in front ("4. College Grad") stays with the word it numbers
+        stored = re.match(r"(?:\s*\d{1,2}\s*[.)]\s+)?\w+", value)
         return (table, column, stored.group()) if stored else None
 
     def _names_schema(self, word: str, catalog: Catalog) -> bool:
@@ -407,6 +408,12 @@ def _build(columns: list[ColumnValues]) -> _Tables:
                 form = _form(phrase)
                 if form != phrase:
                     by_form.setdefault(form, []).append(n)
+                bare = _normalize(_ENUMERATED.sub("", value))
+                if bare and bare != phrase:
+                    # "2. Married", "4. College Grad": survey labels keep their order as a
+                    # number in front; people say "married"
+                    by_phrase.setdefault(bare, []).append(n)
+                    by_form.setdefault(_form(bare), []).append(n)
                 spelled = _spelled_out(value)
                 if spelled and spelled != phrase:
                     # "AsstProf" is what people call an "assistant professor"
@@ -415,6 +422,8 @@ def _build(columns: list[ColumnValues]) -> _Tables:
 
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+# A label's order number in front of it: "2. Married", "1) Yes"
+_ENUMERATED = re.compile(r"^\s*\d{1,2}\s*[.)]\s+(?=\D)")
 
 
 def _spelled_out(value: str) -> str:
