@@ -315,6 +315,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               (2008, 54, '2. Married', '4. College Grad', '1. Yes', 127.12),
               (2009, 44, '2. Married', '5. Advanced Degree', '1. Yes', 230.55);
         """,
+        "plains": """
+            CREATE TABLE midwest (PID BIGINT, county VARCHAR, state VARCHAR, poptotal BIGINT,
+                                  Salary DOUBLE);
+            INSERT INTO midwest VALUES (1, 'ADAMS', 'OH', 27000, 410.0),
+              (2, 'ALLEN', 'OH', 109000, NULL), (3, 'ADAMS', 'IN', 34000, 380.5),
+              (4, 'BROWN', 'IN', 15000, NULL), (5, 'CLARK', 'OH', 150000, 512.0);
+        """,
         "outbreaks": """
             CREATE TABLE us_contagious_diseases (disease VARCHAR, state VARCHAR, year BIGINT,
                                                  count BIGINT, population BIGINT);
@@ -942,6 +949,33 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT ROUND(100.0 * SUM(count) FILTER (state = 'California') / SUM(count), 2) "
             "FROM us_contagious_diseases WHERE disease = 'Measles'",
         ),
+        # a yes/no column between "which" and the noun qualifies the noun, never groups
+        (
+            "survey",
+            "Which public college got the most applications?",
+            "SELECT college, MAX(Apps) FROM \"College\" WHERE Private = 'No' "
+            "GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+        # "the first year with measles data": the lowest year the rows kept have
+        (
+            "outbreaks",
+            "What is the first year with polio data?",
+            "SELECT MIN(year) FROM us_contagious_diseases WHERE disease = 'Polio'",
+        ),
+        # "no salary recorded" is a missing value, not an exclusion
+        (
+            "plains",
+            "How many counties have no salary recorded?",
+            "SELECT COUNT(*) FROM midwest WHERE Salary IS NULL",
+        ),
+        # county names that repeat on a table with no time column: one row per county...
+        ("plains", "How many counties are there?", "SELECT COUNT(*) FROM midwest"),
+        # ...while the same names repeated once a year are one thing each
+        (
+            "world",
+            "How many countries are in the stats?",
+            "SELECT COUNT(DISTINCT country) FROM stats",
+        ),
         # a word that begins a run-together name ("sample" of samplesize)
         (
             "survey",
@@ -1061,6 +1095,12 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("survey", "Average Apps by state"),
         # "the smallest poll" is one poll's size, which nothing names: not the fewest polls
         ("survey", "Which pollster ran the smallest poll?"),
+        # each college is one row: a count ranks nothing, so what makes one best is asked
+        ("survey", "Which college has the best football team?"),
+        # a noun said of the rows ("are pitchers") is a condition no column holds
+        ("survey", "How many of the colleges are universities?"),
+        # one row named by its label cannot be counted for something else ("people")
+        ("jobs", "How many people work as carpenters?"),
     ],
 )
 def test_shapes_that_stay_open_are_asked(harbour, db: str, question: str) -> None:
@@ -1094,3 +1134,8 @@ def test_a_ranking_without_ties_says_none(harbour) -> None:
     run = session.ask("Which pollster ran the most polls?")
     assert rows(run) == [("YouGov", 2)]
     assert "tie" not in run.answer
+
+
+def test_a_year_is_said_as_written(harbour) -> None:
+    session, _ = harbour["outbreaks"]
+    assert "is 1960" in session.ask("What is the first year with polio data?").answer

@@ -170,6 +170,11 @@ def find_superlative(tokens: list[str], taken: set[int]) -> tuple[bool | None, i
         if direction is not None:
             taken.add(i)
             return direction, i
+    for i, tok in enumerate(tokens[:-1]):
+        if i not in taken and tok in _TIME_ENDS and tokens[i + 1] in _TIME_PARTS:
+            # "the first year with rubella data": the earliest of the year column
+            taken.add(i)
+            return _TIME_ENDS[tok], i
     if tokens[:1] in (["which"], ["who"]):
         # "which discipline has the higher average salary": of the groups, the one ranked
         # first; a comparative before "than" is a comparison instead (taken by then).
@@ -179,6 +184,11 @@ def find_superlative(tokens: list[str], taken: set[int]) -> tuple[bool | None, i
                 return _COMPARATIVES[tok], i
     return None, None
 
+
+# "first"/"last" rank only a time part: "the first year" is its lowest, "the last date" its
+# highest ("the first 5 rows" and "first class" are not superlatives).
+_TIME_ENDS = {"first": False, "earliest": False, "last": True, "latest": True}
+_TIME_PARTS = frozenset({"year", "month", "date", "day", "season", "week", "quarter"})
 
 _COMPARATIVES = {
     "higher": True,

@@ -187,6 +187,7 @@ class _Parse:
     negated: set[tuple[str, str, int]] = field(default_factory=set)
     pinned: set[tuple[str, str]] = field(default_factory=set)  # (table, column) values name
     one_row_groups: bool = False  # every group named is one row (a state of USArrests)
+    one_row_labels: bool = False  # so are the groups' columns, the table named beside them
     row_ranked: bool = False  # "the poll with the largest sample": rows ranked, not groups
     tallied: dict[tuple[str, str], str] = field(default_factory=dict)  # tally -> its name
 
@@ -233,6 +234,7 @@ def _parse(
 ) -> ParseResult:
     tokens = question_tokens(question)
     tokens, negated = _negated_yes_no(tokens, lexicon, catalog)
+    tokens = _no_value_recorded(tokens)
     excluded = next((t for t in tokens if t in EXCLUSIONS), None)
     if excluded is not None:
         # "revenue without returns" must never become "revenue of returns": until exclusions
@@ -421,6 +423,11 @@ def _parse(
                     )
                 )
                 and s.start not in p.adjectives
+                # "which public college": a yes/no column before the noun qualifies it
+                and not (
+                    any(o.start == s.end for o in spans)
+                    and any(_yes_no_column(t, catalog) for t in s.targets)
+                )
             ),
             None,
         )
@@ -535,6 +542,9 @@ def _parse(
         compared = [s for s in comparison_spans.values() if s is not None]
         p.pinned = {(m.table.lower(), m.column.lower()) for m, _ in value_filters}
         p.one_row_groups = bool(group_spans) and all(_one_row_each(catalog, s) for s in group_spans)
+        p.one_row_labels = bool(group_spans) and all(
+            _one_row_each(catalog, Span(s.start, s.end, _columns_of(s))) for s in group_spans
+        )
         p.row_ranked = _row_ranked(tokens, spans, superlative_at)
         measures = _measures(
             p,
@@ -546,7 +556,7 @@ def _parse(
             entity_grouped=any(t.kind == "table" for s in group_spans for t in s.targets),
             time_grain=spec.time_grain,
             counted_instead=[t.table for s in compared for t in s.targets if t.kind == "column"],
-            near=_filtered_table(value_filters, compared),
+            near=_filtered_table(value_filters, compared) or _said_in_table(tokens, measure_spans),
         )
         if isinstance(measures, ParseResult):
             return measures
@@ -701,7 +711,12 @@ def _parse(
             spec.measures[at] = Measure("count", m.table, None, alias=f"{stem(m.table)}_count")
             p.notes.append(f"rows of {m.table} counted, not its distinct {counted_column}")
             p.notes = [n for n in p.notes if not n.startswith("counted the distinct values")]
-    labelled = [f.value for f in chosen if f.op == "=" and f.column.lower() in _LABELS]
+    labelled = [
+        f.value
+        for f in chosen
+        if f.op == "="
+        and (f.column.lower() in _LABELS or _one_row_each(catalog, _column_span(f, catalog)))
+    ]
     if entity is not None and labelled and any(m.agg == "count" for m in spec.measures):
         # "how many movies did Yoda appear in": Yoda is one row; what is counted is not here.
         return _clarify(
@@ -970,6 +985,24 @@ def _measures(
         if numeric is not None and (numeric.column or "").lower() in _CALENDAR_WORDS:
             numeric = None  # "the hottest day" ranks days; it is not the maximum of `Day`
         dated = next((t for t in span.targets if t.kind == "column" and is_temporal(t.type)), None)
+        calendar = next(
+            (t for t in span.targets if t.kind == "column" and is_numeric(t.type)), None
+        )
+        if (
+            agg is None
+            and superlative is not None
+            and not grouped
+            and calendar is not None
+            and (calendar.column or "").lower() in _CALENDAR_WORDS
+            and span.start > 0
+            and p.tokens[span.start - 1] in ("first", "earliest", "last", "latest")
+        ):
+            # "the first year with rubella data": the lowest `year` the rows kept have
+            kind = "max" if superlative else "min"
+            measures.append(
+                Measure(kind, calendar.table, calendar, alias=f"{kind}_{calendar.column}")
+            )
+            continue
         if agg is None and superlative is not None and not grouped and dated is not None:
             # "the earliest date in the data", "the latest order date"
             kind = "max" if superlative else "min"
@@ -1018,6 +1051,14 @@ def _measures(
                         if is_numeric(c.type)
                     ][:8],
                 )
+            if agg is None and superlative is not None and p.one_row_labels:
+                # "which college has the best football team": each college is one row, so
+                # a count ranks nothing (every one ties at 1); what makes one best is asked
+                return _clarify(
+                    f"Each of these is one row of {table.table}: ranked by what? Name the "
+                    "column to rank by.",
+                    [],
+                )
             if agg is None:
                 implicit.append(len(measures))  # "average air time of flights": not a count
             measures.append(Measure("count", table.table, None, alias=f"{stem(table.table)}_count"))
@@ -1058,8 +1099,18 @@ def _measures(
                 and (one_table or is_numeric(column.type))
             ):
                 # "how many counties" over one table: its rows, or its distinct county
-                # names (names repeat across states)? Counted as names, and said.
-                p.notes.append(f"counted the distinct values of {column.column}")
+                # names (names repeat across states)? Counted as names, and said, unless
+                # the table reads as one row per thing (below).
+                if _rows_are_the_things(p.catalog, column):
+                    measures[-1] = Measure(
+                        "count", column.table, column, alias=f"{values_of}_count"
+                    )
+                    p.notes.append(
+                        f"each row of {column.table} counted as one {values_of} (some "
+                        f"{values_of} names repeat)"
+                    )
+                else:
+                    p.notes.append(f"counted the distinct values of {column.column}")
         elif agg in ("sum", "avg", "median", "min", "max") and column is not None:
             measures.append(Measure(agg, column.table, column, alias=f"{agg}_{column.column}"))
         elif (
@@ -1591,7 +1642,10 @@ def _row_entity(
     if found is None and len(unresolved) == 1:
         word = unresolved[0]
         at = next((i for i, t in enumerate(tokens) if t == word and i not in taken), None)
-        if at is not None and stem(word) != word and is_noun(word):
+        # "how many of the players are pitchers": a noun said of the rows is a condition on
+        # them that no column holds, not what the rows are
+        predicate = at is not None and at > 0 and tokens[at - 1] in ("are", "is", "were", "was")
+        if at is not None and stem(word) != word and is_noun(word) and not predicate:
             found = (at, at + 1)
     if found is None:
         return None
@@ -2065,6 +2119,21 @@ def _period_group(catalog: Catalog, table: str, part: str) -> GroupBy | None:
     return GroupBy(info.name, column, alias=column, is_time=True) if column else None
 
 
+_RECORDED = frozenset({"recorded", "listed", "given", "known", "reported", "entered", "available"})
+
+
+def _no_value_recorded(tokens: list[str]) -> list[str]:
+    """ "players with no salary recorded": "no" then at most two words then a word saying it
+    was not written down is a missing value ("missing salary"), not an exclusion."""
+    for i, token in enumerate(tokens):
+        if token != "no":
+            continue
+        end = next((j for j in range(i + 2, min(i + 4, len(tokens))) if tokens[j] in _RECORDED), 0)
+        if end:
+            return [*tokens[:i], "missing", *tokens[i + 1 : end], *tokens[end + 1 :]]
+    return tokens
+
+
 def _is_missing(tokens: list[str], span: Span, taken: set[int]) -> bool:
     """ "missing an ozone reading", "with a missing price": a column whose value is absent.
     Takes the word "missing"."""
@@ -2354,6 +2423,32 @@ def _row_ranked(tokens: list[str], spans: list[Span], superlative_at: int | None
     )
 
 
+def _columns_of(span: Span) -> tuple[Target, ...]:
+    return tuple(t for t in span.targets if t.kind == "column")
+
+
+def _column_span(f: Filter, catalog: Catalog) -> Span:
+    """A filter's column as a span (for the span-based checks)."""
+    info = catalog.table(f.table)
+    stored = info.column(f.column) if info is not None else None
+    kind = stored.type if stored is not None else ""
+    return Span(0, 0, (Target("column", f.table, f.column, type=kind),))
+
+
+def _rows_are_the_things(catalog: Catalog, column: Target) -> bool:
+    """ "how many counties" over midwest (437 rows, 320 county names: ADAMS in Ohio and in
+    Indiana): names that are mostly distinct, on a table with no time column to repeat them
+    (gapminder's countries repeat once a year: those are counted as names), name one row
+    each; a name shared by a few rows is a coincidence of names, not one thing."""
+    info = catalog.table(column.table)
+    stored = info.column(column.column or "") if info is not None else None
+    if info is None or stored is None or info.row_count <= 0 or stored.distinct_count <= 0:
+        return False
+    if any(is_temporal(c.type) or c.name.lower() in _CALENDAR_WORDS for c in info.columns):
+        return False
+    return stored.distinct_count < info.row_count <= 2 * stored.distinct_count
+
+
 def _one_row_each(catalog: Catalog, span: Span) -> bool:
     """Whether a span names a text column listing exactly one value per row of its table
     (USArrests' 50 states over 50 rows): grouping by it leaves each row alone."""
@@ -2563,6 +2658,16 @@ def _entity_qualified(
             found.append(Span(i, i + 1, (named[0],)))
             taken.add(i)
     return sorted(spans + found, key=lambda s: s.start) if found else spans
+
+
+def _said_in_table(tokens: list[str], spans: list[Span]) -> str | None:
+    """ "how many countries are in the gapminder data": the table named after "in" (or
+    "of"), which a column in several tables is then read from."""
+    for span in spans:
+        tables = [t.table for t in span.targets if t.kind == "table"]
+        if len(tables) == 1 and span.start > 0 and tokens[span.start - 1] in ("in", "of", "the"):
+            return tables[0]
+    return None
 
 
 def _filtered_table(found: list[tuple[ValueMatch, str | None]], compared: list[Span]) -> str | None:

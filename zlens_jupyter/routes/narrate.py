@@ -31,6 +31,13 @@ def group_label(value: Any) -> str:
     return fmt(value)
 
 
+def _value_of(column: str, value: Any) -> str:
+    """A scalar as said: a year is 1966, never 1,966 (`min_year`, `max_Year`)."""
+    if isinstance(value, int) and re.search(r"(?:^|_)year$", column, re.IGNORECASE):
+        return str(value)
+    return fmt(value)
+
+
 def humanize(alias: str) -> str:
     """A column name as words: `avg_delay` -> "Average delay", `sum(amount)` -> "Total amount",
     DuckDB's `count_star()` -> "Count", `avg_weight_kg` -> "Average weight (kg)"."""
@@ -106,7 +113,7 @@ def describe(
     where = f" ({filters})" if filters else ""
     if shape == "scalar" or (len(rows) == 1 and len(columns) <= 2 and shape != "topn"):
         parts = [
-            f"{humanize(c)} has no value" if v is None else f"{humanize(c)} is {fmt(v)}"
+            f"{humanize(c)} has no value" if v is None else f"{humanize(c)} is {_value_of(c, v)}"
             for c, v in zip(columns, rows[0], strict=False)
         ]
         return "; ".join(parts) + where + "."
