@@ -985,22 +985,22 @@ def _measures(
         if numeric is not None and (numeric.column or "").lower() in _CALENDAR_WORDS:
             numeric = None  # "the hottest day" ranks days; it is not the maximum of `Day`
         dated = next((t for t in span.targets if t.kind == "column" and is_temporal(t.type)), None)
-        calendar = next(
+        year_like = next(
             (t for t in span.targets if t.kind == "column" and is_numeric(t.type)), None
         )
         if (
             agg is None
             and superlative is not None
             and not grouped
-            and calendar is not None
-            and (calendar.column or "").lower() in _CALENDAR_WORDS
+            and year_like is not None
+            and (year_like.column or "").lower() in _CALENDAR_WORDS
             and span.start > 0
             and p.tokens[span.start - 1] in ("first", "earliest", "last", "latest")
         ):
             # "the first year with rubella data": the lowest `year` the rows kept have
             kind = "max" if superlative else "min"
             measures.append(
-                Measure(kind, calendar.table, calendar, alias=f"{kind}_{calendar.column}")
+                Measure(kind, year_like.table, year_like, alias=f"{kind}_{year_like.column}")
             )
             continue
         if agg is None and superlative is not None and not grouped and dated is not None:
