@@ -105,6 +105,33 @@ DATASETS: tuple[Any, ...] = (
         (Table("us_contagious_diseases", "dslabs", "us_contagious_diseases"),),
         "yearly cases of 7 contagious diseases per US state, 1928-2011",
     ),
+    Dataset(
+        "breaches",
+        (
+            Table(
+                "breaches",
+                "Ecdat",
+                "breaches",
+                dates=("Date_Posted_or_Updated", "breach_start", "breach_end"),
+            ),
+        ),
+        "health-record breaches of 500+ people reported to US HHS, 1997-2014",
+    ),
+    Dataset(
+        "hotels",
+        (Table("hotel_rates", "modeldata", "hotel_rates", dates=("arrival_date",)),),
+        "15,402 bookings at a Lisbon resort hotel, 2016-2017: price per room, stays, segments",
+    ),
+    Dataset(
+        "forbes",
+        (Table("Forbes2000", "HSAUR", "Forbes2000"),),
+        "the Forbes 2000 companies of 2004: sales, profits, assets, market value in $bn",
+    ),
+    Dataset(
+        "churn",
+        (Table("mlc_churn", "modeldata", "mlc_churn"),),
+        "5,000 telecom customers: minutes, calls and charges by time of day, churn yes/no",
+    ),
 )
 
 

@@ -317,10 +317,21 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         """,
         "plains": """
             CREATE TABLE midwest (PID BIGINT, county VARCHAR, state VARCHAR, poptotal BIGINT,
-                                  Salary DOUBLE);
-            INSERT INTO midwest VALUES (1, 'ADAMS', 'OH', 27000, 410.0),
-              (2, 'ALLEN', 'OH', 109000, NULL), (3, 'ADAMS', 'IN', 34000, 380.5),
-              (4, 'BROWN', 'IN', 15000, NULL), (5, 'CLARK', 'OH', 150000, 512.0);
+                                  Salary DOUBLE, popdensity DOUBLE);
+            INSERT INTO midwest VALUES (1, 'ADAMS', 'OH', 27000, 410.0, 1200.5),
+              (2, 'ALLEN', 'OH', 109000, NULL, 3400.0), (3, 'ADAMS', 'IN', 34000, 380.5, 900.0),
+              (4, 'BROWN', 'IN', 15000, NULL, 450.25), (5, 'CLARK', 'OH', 150000, 512.0, 5100.0);
+        """,
+        "motors": """
+            CREATE TABLE cars (model VARCHAR, mpg DOUBLE, cyl BIGINT);
+            INSERT INTO cars VALUES ('Fiat 128', 32.4, 4), ('Honda Civic', 30.4, 4),
+              ('Valiant', 18.1, 6), ('Camaro Z28', 13.3, 8);
+        """,
+        "rankings": """
+            CREATE TABLE companies (name VARCHAR, category VARCHAR, sales DOUBLE);
+            INSERT INTO companies VALUES ('Bank', 'Banking', 0.99), ('Citigroup', 'Banking', 94.7),
+              ('Rank Group', 'Hotels', 2.1), ('Toyota', 'Cars', 135.8), ('Sony', 'Media', 66.9),
+              ('Acme', 'Media', 1.0);
         """,
         "outbreaks": """
             CREATE TABLE us_contagious_diseases (disease VARCHAR, state VARCHAR, year BIGINT,
@@ -968,6 +979,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "How many counties have no salary recorded?",
             "SELECT COUNT(*) FROM midwest WHERE Salary IS NULL",
         ),
+        # three words whose initials spell a column, "per" among them: not a grouping
+        (
+            "motors",
+            "How many cars get more than 30 miles per gallon?",
+            "SELECT COUNT(*) FROM cars WHERE mpg > 30",
+        ),
+        # a county is a row, a few names shared: each row's own figure ranks
+        (
+            "plains",
+            "Top 2 counties by population density",
+            "SELECT county, MAX(popdensity) FROM midwest GROUP BY 1 ORDER BY 2 DESC LIMIT 2",
+        ),
         # county names that repeat on a table with no time column: one row per county...
         ("plains", "How many counties are there?", "SELECT COUNT(*) FROM midwest"),
         # ...while the same names repeated once a year are one thing each
@@ -1095,6 +1118,10 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("survey", "Average Apps by state"),
         # "the smallest poll" is one poll's size, which nothing names: not the fewest polls
         ("survey", "Which pollster ran the smallest poll?"),
+        # "a bank" is a kind of company, never the one company named Bank
+        ("rankings", "What are the average sales of a bank?"),
+        # "ranking" is rank and an ending, never a name cut short ("Rank Group")
+        ("rankings", "What are the total sales in the ranking?"),
         # each college is one row: a count ranks nothing, so what makes one best is asked
         ("survey", "Which college has the best football team?"),
         # a noun said of the rows ("are pitchers") is a condition no column holds

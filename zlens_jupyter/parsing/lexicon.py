@@ -365,7 +365,10 @@ def _initialisms(
     while i < len(tokens):
         for size in range(5, 1, -1):
             window = range(i, i + size)
-            if i + size > len(tokens) or any(j in taken or tokens[j] in ignore for j in window):
+            if i + size > len(tokens) or any(
+                j in taken or (tokens[j] in ignore and not _joins(tokens, j, window))
+                for j in window
+            ):
                 continue
             initials = "".join(tokens[j][0] for j in window)
             columns = [t for t in singles.get(initials, []) if t.kind == "column"]
@@ -376,6 +379,15 @@ def _initialisms(
                 break
         i += 1
     return spans
+
+
+# Small words inside an initialism keep their letter: "miles per gallon" is `mpg`, "return on
+# investment" `roi`, "earnings per share" `eps`.
+_INITIAL_JOINS = frozenset({"per", "of", "on", "and", "to"})
+
+
+def _joins(tokens: list[str], j: int, window: range) -> bool:
+    return tokens[j] in _INITIAL_JOINS and window.start < j < window.stop - 1
 
 
 _OPTIONAL = frozenset({"of", "the", "a", "an", "in", "per", "and"})

@@ -109,6 +109,13 @@ GLUE_WORDS = STOPWORDS | {
     "recorded",
     "report",
     "reported",
+    "live",
+    "lived",
+    "living",
+    "her",
+    "his",
+    "she",
+    "he",
     "surveyed",
     "registered",
     "observed",
@@ -188,6 +195,7 @@ class _Parse:
     pinned: set[tuple[str, str]] = field(default_factory=set)  # (table, column) values name
     one_row_groups: bool = False  # every group named is one row (a state of USArrests)
     one_row_labels: bool = False  # so are the groups' columns, the table named beside them
+    rows_are_things: bool = False  # the groups are names of rows, a few shared (midwest)
     row_ranked: bool = False  # "the poll with the largest sample": rows ranked, not groups
     tallied: dict[tuple[str, str], str] = field(default_factory=dict)  # tally -> its name
 
@@ -235,6 +243,7 @@ def _parse(
     tokens = question_tokens(question)
     tokens, negated = _negated_yes_no(tokens, lexicon, catalog)
     tokens = _no_value_recorded(tokens)
+    tokens = _joined_initialisms(tokens, lexicon)
     excluded = next((t for t in tokens if t in EXCLUSIONS), None)
     if excluded is not None:
         # "revenue without returns" must never become "revenue of returns": until exclusions
@@ -542,6 +551,10 @@ def _parse(
         compared = [s for s in comparison_spans.values() if s is not None]
         p.pinned = {(m.table.lower(), m.column.lower()) for m, _ in value_filters}
         p.one_row_groups = bool(group_spans) and all(_one_row_each(catalog, s) for s in group_spans)
+        p.rows_are_things = bool(group_spans) and all(
+            len(cols := _columns_of(s)) == 1 and _rows_are_the_things(catalog, cols[0])
+            for s in group_spans
+        )
         p.one_row_labels = bool(group_spans) and all(
             _one_row_each(catalog, Span(s.start, s.end, _columns_of(s))) for s in group_spans
         )
@@ -833,6 +846,13 @@ def _value_filters(
         for i in range(len(p.tokens) - len(words) + 1):
             if p.tokens[i : i + len(words)] == words and _starts_a_name(p.tokens, i, lex):
                 continue
+            if (
+                p.tokens[i : i + len(words)] == words
+                and i > 0
+                and p.tokens[i - 1] in ("a", "an", "any", "every")
+                and _names_rows(p.catalog, match)
+            ):
+                continue  # "the sales of a bank": a kind of company, not the one named Bank
             if p.tokens[i : i + len(words)] == words:
                 if p.taken & set(range(i, i + len(words))) and not any(
                     m.word == match.word for m, _ in out
@@ -1232,6 +1252,18 @@ def _measures(
             # "top 5 states by assaults" where each state is one row: total, average and
             # maximum are all the state's own figure
             measures.append(Measure("max", column.table, column, alias=column.column or ""))
+        elif (
+            agg is None
+            and grouped
+            and p.rows_are_things
+            and column is not None
+            and is_numeric(column.type)
+            and not is_key(column.column or "")
+        ):
+            # "top 5 counties by population density" where a county is a row (a few share a
+            # name): each row's own figure, the largest of a shared name; said
+            measures.append(Measure("max", column.table, column, alias=column.column or ""))
+            p.notes.append(f"each row's own {column.column} (the largest where names repeat)")
         elif column is not None and is_numeric(column.type) and not is_key(column.column or ""):
             name = column.column
             return _clarify(
@@ -2117,6 +2149,26 @@ def _period_group(catalog: Catalog, table: str, part: str) -> GroupBy | None:
         return GroupBy(info.name, f'{part}("{dated.name}")', alias=part, is_time=True)
     column = _calendar_columns(catalog, table).get(part)
     return GroupBy(info.name, column, alias=column, is_time=True) if column else None
+
+
+def _joined_initialisms(tokens: list[str], lexicon: Lexicon) -> list[str]:
+    """ "miles per gallon" for `mpg`, "earnings per share" for `eps`: three words whose initials
+    spell one column's whole name, the middle one a small joining word. Read as the column's
+    name before anything takes "per" for a grouping."""
+    for i in range(len(tokens) - 2):
+        first, join, last = tokens[i : i + 3]
+        if join not in ("per", "of", "on", "to") or not (first.isalpha() and last.isalpha()):
+            continue
+        name = first[0] + join[0] + last[0]
+        if lexicon.lookup([first]) or lexicon.lookup([last]):
+            continue  # "sales per region": words the data knows keep their own meaning
+        columns = [t for t in lexicon.lookup([name]) if t.kind == "column"]
+        if (
+            len({(t.table, t.column) for t in columns}) == 1
+            and (columns[0].column or "").lower() == name
+        ):
+            return [*tokens[:i], name, *tokens[i + 3 :]]
+    return tokens
 
 
 _RECORDED = frozenset({"recorded", "listed", "given", "known", "reported", "entered", "available"})

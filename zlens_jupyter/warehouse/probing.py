@@ -246,7 +246,11 @@ class ValueIndex:
             cut = [
                 head
                 for head in self._by_first
-                if len(head) >= 4 and word.startswith(head) and len(head) * 2 >= len(word)
+                if len(head) >= 4
+                and word.startswith(head)
+                and len(head) * 2 >= len(word)
+                # "ranking" is rank and an English ending, not a name cut short ("Merc")
+                and word[len(head) :] not in _ENDINGS
             ]
             hits = self._by_first[cut[0]] if len(cut) == 1 else []
         if len({(t, c) for t, c, _ in hits}) != 1:
@@ -420,6 +424,9 @@ def _build(columns: list[ColumnValues]) -> _Tables:
                     by_form.setdefault(_form(spelled), []).append(n)
     return by_phrase, by_form, codes
 
+
+# Endings that make another English word of a stem: never the rest of a name cut short.
+_ENDINGS = frozenset({"s", "es", "ed", "er", "ers", "ing", "ings", "ly", "ion", "ions", "y"})
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 # A label's order number in front of it: "2. Married", "1) Yes"
