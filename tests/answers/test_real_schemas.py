@@ -328,10 +328,22 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Valiant', 18.1, 6), ('Camaro Z28', 13.3, 8);
         """,
         "rankings": """
-            CREATE TABLE companies (name VARCHAR, category VARCHAR, sales DOUBLE);
-            INSERT INTO companies VALUES ('Bank', 'Banking', 0.99), ('Citigroup', 'Banking', 94.7),
-              ('Rank Group', 'Hotels', 2.1), ('Toyota', 'Cars', 135.8), ('Sony', 'Media', 66.9),
-              ('Acme', 'Media', 1.0);
+            CREATE TABLE companies (name VARCHAR, category VARCHAR, country VARCHAR,
+                                    sales DOUBLE);
+            INSERT INTO companies VALUES ('Bank', 'Banking', 'Japan', 0.99),
+              ('Citigroup', 'Banking', 'United States', 94.7),
+              ('Rank Group', 'Hotels', 'United Kingdom', 2.1), ('Toyota', 'Cars', 'Japan', 135.8),
+              ('Sony', 'Media', 'Japan', 66.9), ('Acme', 'Media', 'Germany', 1.0);
+        """,
+        "bookings": """
+            CREATE TABLE hotel_rates (customer_type VARCHAR, country VARCHAR,
+                                      avg_price_per_room DOUBLE, lead_time BIGINT);
+            INSERT INTO hotel_rates VALUES ('transient', 'prt', 120.0, 10),
+              ('contract', 'and', 80.0, 200), ('transient', 'gbr', 150.5, 35),
+              ('group', 'are', 99.0, 5), ('contract', 'prt', 60.0, 400);
+            CREATE TABLE breaches (Number BIGINT, State VARCHAR, Individuals_Affected BIGINT);
+            INSERT INTO breaches VALUES (1, 'TX', 1000), (2, 'TX', 250000), (3, 'CA', 600),
+              (4, 'CA', 120000), (5, 'NY', 700);
         """,
         "outbreaks": """
             CREATE TABLE us_contagious_diseases (disease VARCHAR, state VARCHAR, year BIGINT,
@@ -998,6 +1010,37 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "world",
             "How many countries are in the stats?",
             "SELECT COUNT(DISTINCT country) FROM stats",
+        ),
+        # a nationality is the country the data keeps
+        (
+            "rankings",
+            "How many Japanese companies are there?",
+            "SELECT COUNT(*) FROM companies WHERE country = 'Japan'",
+        ),
+        # a column's own words without "avg" and "per", in any order; "and" is never the
+        # code `and` (Andorra)
+        (
+            "bookings",
+            "Compare the average room price for transient and contract customers",
+            "SELECT customer_type, ROUND(AVG(avg_price_per_room), 2) FROM hotel_rates "
+            "WHERE customer_type IN ('transient', 'contract') GROUP BY 1",
+        ),
+        (
+            "bookings",
+            "What is the average price per room?",
+            "SELECT ROUND(AVG(avg_price_per_room), 2) FROM hotel_rates",
+        ),
+        # a participle that is a word of one numeric column's name; people counted by the
+        # number; `Number` is a record's number, never how many breaches a row holds
+        (
+            "bookings",
+            "How many breaches affected more than 100,000 people?",
+            "SELECT COUNT(*) FROM breaches WHERE Individuals_Affected > 100000",
+        ),
+        (
+            "bookings",
+            "How many breaches were reported in Texas?",
+            "SELECT COUNT(*) FROM breaches WHERE State = 'TX'",
         ),
         # a word that begins a run-together name ("sample" of samplesize)
         (

@@ -158,6 +158,8 @@ def _verb_key(words: tuple[str, ...] | list[str]) -> tuple[str, ...]:
 
 _TOTAL_WORDS = frozenset({"total", "overall", "all"})
 _INNER_GLUE = frozenset({"of", "the", "in", "per"})
+# Words of a column's name that say how it was figured, not what it is.
+_NAME_FILLERS = frozenset({"avg", "average", "mean", "per", "of", "the"})
 
 
 def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
@@ -198,6 +200,11 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 # "sleep" for sleep_total (and not sleep_rem): the whole, when only a name
                 # for the whole is missing; a weak phrase, so any exact name wins.
                 lex.add(totalled, target, synonym=True)
+            content = tuple(w for w in words if w not in _NAME_FILLERS)
+            if content and content != words and content != totalled:
+                # "room price", "price per room" for avg_price_per_room: the name's own
+                # words without the aggregate and joining words around them (weak)
+                lex.add(content, target, synonym=True)
             letters = tuple(w for w in words if len(w) > 1)
             if letters and letters != words:
                 lex.add(letters, target)  # "Solar.R" is what people call "solar"
@@ -297,6 +304,8 @@ def find_abbreviated(
             found = _ending_with(token, lex)
         if not found:
             found = _beginning_with(token, lex)
+        if not found:
+            found = _word_of_one_number(token, lex)
         if len(found) == 1:
             spans.append(Span(i, i + 1, (found[0],), guessed=guessed))
         elif len(found) > 1:
@@ -337,6 +346,23 @@ def _beginning_with(token: str, lex: Lexicon) -> list[Target]:
             if name.startswith(root) and name[len(root) :] in _MEASURE_HEADS:
                 found.update((t, None) for t in targets if t.kind == "column")
     return list(found)
+
+
+def _word_of_one_number(token: str, lex: Lexicon) -> list[Target]:
+    """ "affected" for `Individuals_Affected`: a participle that is a whole word of the name
+    of exactly one numeric column with a longer name (none when several share it). A guess,
+    said by the caller."""
+    if not token.endswith("ed") or verb_root(token) is None:
+        return []  # a participle only: a noun ("customers", "price") names other things too
+    word = stem(token)
+    found: dict[tuple[str, str], Target] = {}
+    for key, targets in lex.phrases.items():
+        if len(key) < 2 or word not in key:
+            continue
+        for t in targets:
+            if t.kind == "column" and is_numeric(t.type):
+                found.setdefault((t.table, t.column or ""), t)
+    return list(found.values()) if len(found) == 1 else []
 
 
 def _shortens(short: str, word: str) -> bool:

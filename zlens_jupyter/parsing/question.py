@@ -109,6 +109,7 @@ GLUE_WORDS = STOPWORDS | {
     "recorded",
     "report",
     "reported",
+    "used",
     "live",
     "lived",
     "living",
@@ -354,6 +355,12 @@ def _parse(
     p.taken.update(_whole_scope(tokens, p.taken, lexicon))
     # A number nothing explained (a year range, a count) is never dropped: "between 2010
     # and 2015" read without its years would answer for every year.
+    # "affected more than 100,000 people": people counted by the number, not a column
+    p.taken.update(
+        i
+        for i in range(1, len(tokens))
+        if tokens[i] in people() and to_number(tokens[i - 1]) is not None
+    )
     unresolved = [
         t
         for i, t in enumerate(tokens)
@@ -1697,7 +1704,14 @@ def _rows_are_periods(info: TableInfo) -> bool:
     return any(is_temporal(c.type) or c.name.lower() == "month" for c in info.columns)
 
 
-_ENTITY_LEADS = (("how", "many"), ("number", "of"), ("which",), ("what",), ("of", "the"))
+_ENTITY_LEADS = (
+    ("how", "many"),
+    ("number", "of"),
+    ("which",),
+    ("what",),
+    ("of", "the"),
+    ("any",),  # "the most minutes any customer used"
+)
 
 
 def _entity_positions(tokens: list[str], superlative_at: int | None) -> list[int]:
@@ -2153,12 +2167,21 @@ def _period_group(catalog: Catalog, table: str, part: str) -> GroupBy | None:
 
 def _joined_initialisms(tokens: list[str], lexicon: Lexicon) -> list[str]:
     """ "miles per gallon" for `mpg`, "earnings per share" for `eps`: three words whose initials
-    spell one column's whole name, the middle one a small joining word. Read as the column's
-    name before anything takes "per" for a grouping."""
+    spell one column's whole name, the middle one a small joining word; "price per room" for
+    avg_price_per_room. Read as the column's name before anything takes "per" for a
+    grouping."""
     for i in range(len(tokens) - 2):
         first, join, last = tokens[i : i + 3]
         if join not in ("per", "of", "on", "to") or not (first.isalpha() and last.isalpha()):
             continue
+        named = {(t.table, t.column) for t in lexicon.lookup([first, last]) if t.kind == "column"}
+        if (
+            join == "per"
+            and len(named) == 1
+            and "per" in identifier_words(next(iter(named))[1] or "")
+        ):
+            # "price per room" for avg_price_per_room: the column's name, not a grouping
+            return [*tokens[: i + 1], *tokens[i + 2 :]]
         name = first[0] + join[0] + last[0]
         if lexicon.lookup([first]) or lexicon.lookup([last]):
             continue  # "sales per region": words the data knows keep their own meaning
@@ -2368,7 +2391,8 @@ def _both_answers(filters: list[Filter]) -> list[Filter]:
 
 
 # Names of a column that holds how many of the table's thing each row stands for.
-_TALLY_NAMES = frozenset({"total", "count", "n", "number", "freq", "frequency", "cases", "cnt"})
+# ("number" is not one: `Number` is as often a record's number as a count)
+_TALLY_NAMES = frozenset({"total", "count", "n", "freq", "frequency", "cases", "cnt"})
 
 
 def _tally_of(catalog: Catalog, span: Span) -> Target | None:

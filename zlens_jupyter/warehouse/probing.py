@@ -118,6 +118,9 @@ _COMMON_WORDS = stopwords("STOPWORDS_EN_PLUS") | {
     "least",
     "more",
     "less",
+    "people",
+    "person",
+    "persons",
 }
 
 
@@ -462,10 +465,13 @@ def _form(phrase: str) -> str:
 
 def _could_be_value(word: str, value: str) -> bool:
     """Single words: never numbers or one letter; common words only when written exactly
-    as stored."""
+    as stored and not in plain lower case ("US" the country; "and" is never Andorra's code
+    `and`, nor "are" the Emirates' `are`)."""
     if word.isdigit() or len(word) < 2:
         return False
-    return word == value or word.lower() not in _COMMON_WORDS
+    if word.lower() in _COMMON_WORDS:
+        return word == value and not word.islower()
+    return True
 
 
 def _month(word: str, position: int, catalog: Catalog) -> list[ValueMatch]:
