@@ -345,6 +345,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO breaches VALUES (1, 'TX', 1000), (2, 'TX', 250000), (3, 'CA', 600),
               (4, 'CA', 120000), (5, 'NY', 700);
         """,
+        "incidents": """
+            CREATE TABLE breaches (State VARCHAR, year BIGINT, breach_start DATE,
+                                   posted DATE);
+            INSERT INTO breaches VALUES ('TX', 2010, '2010-03-01', '2014-02-01'),
+              ('CA', 2010, '2010-07-09', '2014-03-01'), ('TX', 2013, '2013-01-05', '2014-02-11'),
+              ('NY', 2012, '2012-11-30', '2014-05-01');
+        """,
         "outbreaks": """
             CREATE TABLE us_contagious_diseases (disease VARCHAR, state VARCHAR, year BIGINT,
                                                  count BIGINT, population BIGINT);
@@ -1041,6 +1048,17 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "bookings",
             "How many breaches were reported in Texas?",
             "SELECT COUNT(*) FROM breaches WHERE State = 'TX'",
+        ),
+        # a year column and several dates: a year is read on the year column, said
+        (
+            "incidents",
+            "How many breaches happened in 2010?",
+            "SELECT COUNT(*) FROM breaches WHERE year = 2010",
+        ),
+        (
+            "incidents",
+            "Compare the number of breaches in 2010 and 2013",
+            "SELECT year, COUNT(*) FROM breaches WHERE year IN (2010, 2013) GROUP BY 1",
         ),
         # a word that begins a run-together name ("sample" of samplesize)
         (

@@ -1849,9 +1849,33 @@ def _choose_time_column(
     info = catalog.table(spec.fact_table)
     dates = [c.name for c in info.columns if is_temporal(c.type)] if info is not None else []
     parts = {c.name.lower() for c in info.columns} if info is not None else set()
+    year = (
+        next(
+            (c.name for c in info.columns if c.name.lower() == "year" and "INT" in c.type.upper()),
+            None,
+        )
+        if info is not None
+        else None
+    )
+    if len(dates) > 1 and year is not None and _whole_years(spec):
+        # "breaches in 2012" over a year column and three dates: the year column says it
+        spec.time_column = year
+        notes.append(f"years read from {year} ({', '.join(dates)} also dates)")
+        return
     if len(dates) > 1 and not {"year", "month"} <= parts:
         spec.time_column = dates[0]
         notes.append(f"dates read from {dates[0]} ({', '.join(dates[1:])} also dates)")
+
+
+def _whole_years(spec: QuestionSpec) -> bool:
+    """Whether the question's time is whole calendar years ("in 2012", "per year")."""
+    time = spec.time_range
+    if time is None:
+        return spec.time_grain == "year"
+    if time.month_only is not None or time.months:
+        return False
+    whole = time.start[5:] == "01-01" and time.end[5:] in ("01-01", "12-31")
+    return bool(time.years) or (whole and spec.time_grain in (None, "year"))
 
 
 def _one_row_per_period(p: _Parse, table: str) -> bool:
@@ -2158,10 +2182,17 @@ def _period_group(catalog: Catalog, table: str, part: str) -> GroupBy | None:
     info = catalog.table(table)
     if info is None:
         return None
-    dated = next((c for c in info.columns if is_temporal(c.type)), None)
-    if dated is not None:
-        return GroupBy(info.name, f'{part}("{dated.name}")', alias=part, is_time=True)
+    dates = [c for c in info.columns if is_temporal(c.type)]
+    year = next(
+        (c.name for c in info.columns if c.name.lower() == "year" and "INT" in c.type.upper()),
+        None,
+    )
+    if len(dates) > 1 and part == "year" and year:
+        # several dates and a year column: the year column (as _choose_time_column reads)
+        return GroupBy(info.name, year, alias=year, is_time=True)
     column = _calendar_columns(catalog, table).get(part)
+    if dates:
+        return GroupBy(info.name, f'{part}("{dates[0].name}")', alias=part, is_time=True)
     return GroupBy(info.name, column, alias=column, is_time=True) if column else None
 
 

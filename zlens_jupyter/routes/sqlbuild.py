@@ -163,6 +163,9 @@ def _time_source(
 ) -> tuple[str, str | None] | None:
     """(table, date column) or (table, None) when the table has year/month/day integer parts."""
     if spec.time_column:  # the question named it, or the parser chose and said which
+        info = catalog.table(spec.fact_table)
+        if info is not None and spec.time_column.lower() in calendar_parts(info.columns):
+            return spec.fact_table, None  # the year column chosen over the table's dates
         return spec.fact_table, spec.time_column
     candidates: list[str] = []
     for m in spec.measures:
