@@ -1060,6 +1060,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Compare the number of breaches in 2010 and 2013",
             "SELECT year, COUNT(*) FROM breaches WHERE year IN (2010, 2013) GROUP BY 1",
         ),
+        # "per worker" where each row is a worker: the average over the rows, no grouping
+        (
+            "census",
+            "What is the average wage per worker?",
+            'SELECT ROUND(AVG(wage), 2) FROM "Wage"',
+        ),
         # a word that begins a run-together name ("sample" of samplesize)
         (
             "survey",

@@ -1711,6 +1711,7 @@ _ENTITY_LEADS = (
     ("what",),
     ("of", "the"),
     ("any",),  # "the most minutes any customer used"
+    ("per",),  # "the average day minutes per customer": per row
 )
 
 
