@@ -1251,26 +1251,18 @@ def _measures(
         elif (
             agg is None
             and grouped
-            and p.one_row_groups
+            and (p.one_row_groups or p.rows_are_things)
             and column is not None
             and is_numeric(column.type)
             and not is_key(column.column or "")
         ):
             # "top 5 states by assaults" where each state is one row: total, average and
-            # maximum are all the state's own figure
+            # maximum are all the state's own figure. "Top 5 counties by population density"
+            # where a county is a row and a few share a name: the largest of a shared name,
+            # said.
             measures.append(Measure("max", column.table, column, alias=column.column or ""))
-        elif (
-            agg is None
-            and grouped
-            and p.rows_are_things
-            and column is not None
-            and is_numeric(column.type)
-            and not is_key(column.column or "")
-        ):
-            # "top 5 counties by population density" where a county is a row (a few share a
-            # name): each row's own figure, the largest of a shared name; said
-            measures.append(Measure("max", column.table, column, alias=column.column or ""))
-            p.notes.append(f"each row's own {column.column} (the largest where names repeat)")
+            if not p.one_row_groups:
+                p.notes.append(f"each row's own {column.column} (the largest where names repeat)")
         elif column is not None and is_numeric(column.type) and not is_key(column.column or ""):
             name = column.column
             return _clarify(
