@@ -2190,20 +2190,16 @@ def _period_group(catalog: Catalog, table: str, part: str) -> GroupBy | None:
 
 
 def _joined_initialisms(tokens: list[str], lexicon: Lexicon) -> list[str]:
-    """ "miles per gallon" for `mpg`, "earnings per share" for `eps`: three words whose initials
-    spell one column's whole name, the middle one a small joining word; "price per room" for
-    avg_price_per_room. Read as the column's name before anything takes "per" for a
-    grouping."""
+    """ "miles per gallon" for `mpg`, "earnings per share" for `eps`: three words around "per"
+    whose initials spell one column's whole name; "price per room" for avg_price_per_room.
+    Read as the column's name before "per" is taken for a grouping (other joining words,
+    "return on investment", are left to the lexicon's initialisms)."""
     for i in range(len(tokens) - 2):
         first, join, last = tokens[i : i + 3]
-        if join not in ("per", "of", "on", "to") or not (first.isalpha() and last.isalpha()):
+        if join != "per" or not (first.isalpha() and last.isalpha()):
             continue
         named = {(t.table, t.column) for t in lexicon.lookup([first, last]) if t.kind == "column"}
-        if (
-            join == "per"
-            and len(named) == 1
-            and "per" in identifier_words(next(iter(named))[1] or "")
-        ):
+        if len(named) == 1 and "per" in identifier_words(next(iter(named))[1] or ""):
             # "price per room" for avg_price_per_room: the column's name, not a grouping
             return [*tokens[: i + 1], *tokens[i + 2 :]]
         name = first[0] + join[0] + last[0]

@@ -79,6 +79,7 @@ class GeneratedAnswer:
             elif tied:
                 verb = "tie" if " and " in tied or "others" in tied else "ties"
                 answer = answer.rstrip(".") + f"; {tied} {verb} with the last shown."
+            if tied:  # the tied names are the data's words, not numbers the result must hold
                 context += f"; tied with {tied}"
         if answer and result and nothing_found(result):
             for note in self.out_of_range(intent, ctx):
@@ -206,6 +207,10 @@ class GeneratedAnswer:
         cut = rows[-1][-1]
         if cut is None or len(rows) < int(limit.expression.name or 0):
             return ""  # fewer rows than the LIMIT: nothing was cut
+        if isinstance(cut, float) and not cut.is_integer():
+            # The probe runs the aggregate again: paid only where ties are usual (counts,
+            # whole numbers), not for averages, where an exact tie is rare.
+            return ""
         ranked.set("limit", None)
         ranked.set("order", None)
         labels = [exp.column(c, table="ranked", quoted=True) for c in columns[:-1]]
