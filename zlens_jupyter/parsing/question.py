@@ -215,16 +215,22 @@ def parse_question(
     result = _parse(question, catalog, lexicon, semantic, values)
     spec = result.spec
     valued = {
-        w
+        stem(w)
         for f in (spec.filters + spec.share_of if spec is not None else [])
         for v in (f.value if isinstance(f.value, list) else [f.value])
-        for w in question_tokens(str(v))
+        for w in question_tokens(str(v).replace("_", " "))  # `online_travel_agent`
+    } | {  # "made by repeat guests": the yes of `is_repeated_guest`
+        stem(w)
+        for f in (spec.filters if spec is not None else [])
+        if isinstance(f.value, bool | int) and f.value in (0, 1)
+        for w in identifier_words(f.column)
     }
     if (
         spec is not None
         and frame.by_groupings
         and not (spec.group_by or spec.time_grain or spec.limit or spec.listing)
-        and not set(frame.by_groupings[0]) <= valued  # "flown by United Air Lines": a value
+        # "flown by United Air Lines", "made by online travel agents": a value
+        and not {stem(w) for w in frame.by_groupings[0]} <= valued
     ):
         # "average mpg by number of cylinders" answered with no grouping would be a number
         # for another question: a "by" that found no column is asked about
@@ -468,6 +474,9 @@ def _parse(
     if after_top is not None and len(group_spans) > 1:
         # "top 5 counties by population density": what follows "by" is a number to rank by
         group_spans = [s for s in group_spans if not _ranks_by(s)] or group_spans
+    # "bookings made by repeat guests": after a participle, "by" names who did it, a
+    # condition when it is a yes/no column, not a grouping
+    group_spans = [s for s in group_spans if not _agent_of_participle(tokens, s, catalog)]
     for span in group_spans:
         if span.guessed and any(is_numeric(t.type) for t in span.targets):
             # "which state" read into `Outstate` (tuition): grouping by a number guessed
@@ -1088,7 +1097,9 @@ def _measures(
                 )
             if agg is None:
                 implicit.append(len(measures))  # "average air time of flights": not a count
-            measures.append(Measure("count", table.table, None, alias=f"{stem(table.table)}_count"))
+            # "how many bookings" over `hotel_rates`: the count is named by what was asked
+            counted = p.tokens[span.end - 1] if span.start == p.guessed_rows else table.table
+            measures.append(Measure("count", table.table, None, alias=f"{stem(counted)}_count"))
         elif agg == "count" and column is not None and _holds_counts(column):
             # "how many electoral votes does Florida have": `electoral_votes` already counts
             # them; its figures added up (one row's own, when one row is named), and said
@@ -1516,6 +1527,7 @@ _HEAD_NOUNS = frozenset(
     {"level", "speed", "rate", "amount", "value", "figure", "reading", "grade", "type", "score"}
     | {"kind", "size", "weight", "time", "measurement", "category", "class", "mileage"}
     | {"people", "person"}  # "unemployed people"
+    | {"plan", "group", "status", "mode", "method", "option"}  # "meal plan" for `meal`
 )
 # Verbs that say a comparison's column without naming it: "diamonds that weigh over 2 carats".
 _MEASURE_VERBS = frozenset({"weigh", "cost", "earn", "measure", "last", "take", "get", "pay"})
@@ -1685,9 +1697,17 @@ def _row_entity(
     if end < len(tokens) and end in taken and stem(last) == last and is_noun(tokens[end]):
         return None  # "assistant professors": a word qualifying a value, not the rows
     periods = _rows_are_periods(info) and _observation_label(catalog, info.name) is None
-    if stem(tokens[end - 1]) not in _CALENDAR_WORDS and periods:
+    if stem(last) not in _CALENDAR_WORDS and periods and not _names_events(last):
         return None  # rows of city-months are not "homes" (a count of rows would not be)
     return found, info.name
+
+
+def _names_events(word: str) -> bool:
+    """ "bookings", "listings", "shipments"? No: a noun made from a verb with -ing
+    ("booking" from book) names something that happens, so on a table with dates each row is
+    one of them at its date, never a period."""
+    single = stem(word)
+    return single.endswith("ing") and len(single) > 5 and verb_root(single) is not None
 
 
 def _rows_are_periods(info: TableInfo) -> bool:
@@ -1704,6 +1724,12 @@ _ENTITY_LEADS = (
     ("of", "the"),
     ("any",),  # "the most minutes any customer used"
     ("per",),  # "the average day minutes per customer": per row
+    # "what percentage of bookings came …": the rows a share is taken of
+    ("percentage", "of"),
+    ("percent", "of"),
+    ("share", "of"),
+    ("proportion", "of"),
+    ("fraction", "of"),
 )
 
 
@@ -2269,7 +2295,45 @@ def _yes_no_column(target: Target, catalog: Catalog) -> bool:
     if stored is None:
         return False
     values = set(_answers(stored))
-    return stored.type.upper() == "BOOLEAN" or any(values == {y, n} for y, n in _YES_NO.items())
+    return (
+        stored.type.upper() == "BOOLEAN"
+        or any(values == {y, n} for y, n in _YES_NO.items())
+        or _is_flag(stored)
+    )
+
+
+# Participles after which "by" still groups: "revenue broken down by region".
+_GROUPING_PARTICIPLES = frozenset(
+    {"grouped", "broken", "split", "sorted", "ordered", "ranked", "segmented", "divided"}
+    | {"categorized", "categorised", "classified", "aggregated", "bucketed", "listed"}
+    | {"separated", "shown", "summarized", "summarised", "totaled", "totalled", "averaged"}
+)
+
+
+def _agent_of_participle(tokens: list[str], span: Span, catalog: Catalog) -> bool:
+    at = span.start
+    while at > 2 and tokens[at - 1] != "by" and is_english(tokens[at - 1]) and at > span.start - 2:
+        at -= 1  # "by repeat guests": past the words qualifying the name
+    if at < 2 or tokens[at - 1] != "by" or tokens[at - 2] in _GROUPING_PARTICIPLES:
+        return False
+    before = tokens[at - 2]
+    participle = verb_root(before) is not None and (
+        before.endswith(("ed", "en")) or before in _IRREGULAR
+    )
+    return participle and any(_yes_no_column(t, catalog) for t in span.targets)
+
+
+_IRREGULAR = frozenset({"made", "done", "sold", "paid", "won", "held", "run", "bought", "kept"})
+
+
+_FLAG_LEADS = frozenset({"is", "has", "was", "had"})
+
+
+def _is_flag(stored: ColumnInfo) -> bool:
+    """`is_repeated_guest`, `HasCrCard`: a number column named as a yes/no question holds
+    1 for yes and 0 for no (the usual coding; the answer says which value it kept)."""
+    words = identifier_words(stored.name)
+    return len(words) > 1 and words[0] in _FLAG_LEADS and is_numeric(stored.type)
 
 
 def _negated_yes_no(
@@ -2366,11 +2430,14 @@ def _yes_no_filters(
         if column is None or stored is None:
             continue
         values = _answers(stored)
-        yes: str | bool | None = next(
+        yes: str | bool | int | None = next(
             (values[y] for y, n in _YES_NO.items() if set(values) == {y, n}), None
         )
         if yes is None and stored.type.upper() == "BOOLEAN":
             yes = True
+        flag = yes is None and _is_flag(stored)
+        if flag:
+            yes = 1
         right_after = any(e == span.start and a == "count" for _, e, a in aggs)
         if right_after and span.end < len(p.tokens):
             # "how many private colleges": the column qualifies the plural noun after it
@@ -2379,7 +2446,10 @@ def _yes_no_filters(
         if yes is not None and not right_after:
             name = column.column or ""
             if (column.table, name, span.start) in p.negated:  # "were not citizens": the no
-                yes = not yes if isinstance(yes, bool) else values[_YES_NO[yes.lower()]]
+                if flag:
+                    yes = 0
+                else:
+                    yes = not yes if isinstance(yes, bool) else values[_YES_NO[yes.lower()]]
             found[span] = Filter(column.table, name, "=", yes, label=name)
     return found
 

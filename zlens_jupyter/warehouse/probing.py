@@ -125,8 +125,9 @@ _COMMON_WORDS = stopwords("STOPWORDS_EN_PLUS") | {
 
 
 def _normalize(text: str) -> str:
-    # "Driver & Passenger" is what people write "driver and passenger"
-    return " ".join(_WORD.findall(text.lower().replace("&", " and ")))
+    # "Driver & Passenger" is what people write "driver and passenger"; a snake-case label
+    # (`online_travel_agent`) is the words people say ("online travel agents")
+    return " ".join(_WORD.findall(text.lower().replace("&", " and ").replace("_", " ")))
 
 
 @dataclass(frozen=True)
