@@ -83,3 +83,21 @@ def people() -> frozenset[str]:
     words = _data().get("people") or []
     assert isinstance(words, list)
     return frozenset(str(w).lower() for w in words)
+
+
+@cache
+def country_codes() -> dict[str, tuple[str, ...]]:
+    """{"portugal": ("pt", "prt"), "united kingdom": ("gb", "gbr"), ...}: a country's names
+    (ISO 3166 short, common and official, from pycountry's bundled data) -> its two- and
+    three-letter codes, which is how many tables store countries."""
+    import pycountry  # loaded on the first value probe that needs it, not at import
+
+    out: dict[str, tuple[str, ...]] = {}
+    for country in pycountry.countries:
+        codes = (country.alpha_2.lower(), country.alpha_3.lower())
+        for attr in ("name", "common_name", "official_name"):
+            name = getattr(country, attr, None)
+            if name:
+                out.setdefault(name.lower(), codes)
+                out.setdefault(name.split(",")[0].lower(), codes)  # "Korea, Republic of"
+    return out

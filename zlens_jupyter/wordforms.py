@@ -191,6 +191,12 @@ def is_noun(word: str) -> bool:
 
 
 @cache
+def is_verb(word: str) -> bool:
+    """Whether the English tables read the word as a verb ("hit", "scored")."""
+    return "VERB" in _lemmas(word.lower())
+
+
+@cache
 def verb_root(word: str) -> str | None:
     """The verb behind a verb form or an agent noun, so "won", "wins" and `winner` meet, and
     "viewing" and `viewers`: the verb's lemma ("won" -> win, "sold" -> sell), or the verb an

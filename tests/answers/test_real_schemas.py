@@ -345,6 +345,26 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO breaches VALUES (1, 'TX', 1000), (2, 'TX', 250000), (3, 'CA', 600),
               (4, 'CA', 120000), (5, 'NY', 700);
         """,
+        "travel": """
+            CREATE TABLE stays (guest VARCHAR, country VARCHAR, deposit VARCHAR,
+                                nights BIGINT);
+            INSERT INTO stays SELECT 'g' || i,
+              ['prt', 'gbr', 'fra', 'esp', 'deu', 'irl', 'bel', 'nld', 'che', 'usa', 'bra',
+               'ita'][1 + i % 12], CASE WHEN i % 3 = 0 THEN 'yes' ELSE 'no' END, 1 + i % 5
+              FROM range(40) t(i);
+        """,
+        "ballpark": """
+            CREATE TABLE Batters (player VARCHAR, Hits BIGINT, HmRun BIGINT, Errors BIGINT,
+                                  League VARCHAR);
+            INSERT INTO Batters VALUES ('Ann', 150, 31, 4, 'A'), ('Bo', 190, 12, 9, 'N'),
+              ('Cy', 120, 25, 2, 'A'), ('Di', 80, 3, 14, 'N');
+        """,
+        "campus": """
+            CREATE TABLE schools ("S.F.Ratio" DOUBLE, "Room.Board" BIGINT, Outstate BIGINT,
+                                  name VARCHAR);
+            INSERT INTO schools VALUES (12.5, 4000, 9000, 'Alpha'), (18.0, 5200, 16000, 'Beta'),
+              (9.1, 6100, 21000, 'Gamma');
+        """,
         "incidents": """
             CREATE TABLE breaches (State VARCHAR, year BIGINT, breach_start DATE,
                                    posted DATE);
@@ -1024,6 +1044,39 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "How many Japanese companies are there?",
             "SELECT COUNT(*) FROM companies WHERE country = 'Japan'",
         ),
+        # "hit" is what the players did, the home runs what is compared or ranked
+        (
+            "ballpark",
+            "How many players hit more than 20 home runs?",
+            "SELECT COUNT(*) FROM Batters WHERE HmRun > 20",
+        ),
+        (
+            "ballpark",
+            "Which player hit the most home runs?",
+            "SELECT player, HmRun FROM Batters ORDER BY HmRun DESC LIMIT 1",
+        ),
+        # a word for each letter of a name, and a money noun after a column's own words
+        (
+            "campus",
+            "What is the median student-faculty ratio?",
+            'SELECT MEDIAN("S.F.Ratio") FROM schools',
+        ),
+        (
+            "campus",
+            "What is the highest room and board cost?",
+            'SELECT MAX("Room.Board") FROM schools',
+        ),
+        (
+            "campus",
+            "How many schools charge more than $15,000 in out-of-state tuition?",
+            "SELECT COUNT(*) FROM schools WHERE Outstate > 15000",
+        ),
+        # a country's name finds its ISO code in a column of codes
+        (
+            "travel",
+            "How many stays came from Portugal?",
+            "SELECT COUNT(*) FROM stays WHERE country = 'prt'",
+        ),
         # a column's own words without "avg" and "per", in any order; "and" is never the
         # code `and` (Andorra)
         (
@@ -1193,6 +1246,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("survey", "Which college has the best football team?"),
         # a noun said of the rows ("are pitchers") is a condition no column holds
         ("survey", "How many of the colleges are universities?"),
+        # Norway is no country in the data: a yes/no column's `no` is never its code
+        ("travel", "How many stays came from Norway?"),
         # one row named by its label cannot be counted for something else ("people")
         ("jobs", "How many people work as carpenters?"),
     ],
@@ -1207,8 +1262,12 @@ def test_shapes_that_stay_open_are_asked(harbour, db: str, question: str) -> Non
 @pytest.mark.parametrize(
     ("question", "said"),
     [
-        # three pollsters ran one poll each: LIMIT 1 shows one, the sentence names the others
-        ("Which pollster ran the fewest polls?", "(tied with ICM and Opinium)"),
+        # three pollsters ran one poll each: LIMIT 1 shows the first by name, every run (the
+        # names break the tie), and the sentence names the others
+        (
+            "Which pollster ran the fewest polls?",
+            "ICM has the lowest poll count: 1 (tied with ORB and Opinium).",
+        ),
         # a top 2 whose second place is shared
         (
             "Which 2 pollsters had the smallest average sample size?",
@@ -1233,3 +1292,13 @@ def test_a_ranking_without_ties_says_none(harbour) -> None:
 def test_a_year_is_said_as_written(harbour) -> None:
     session, _ = harbour["outbreaks"]
     assert "is 1960" in session.ask("What is the first year with polio data?").answer
+
+
+def test_a_year_no_column_can_check_is_said_and_reviewed(harbour) -> None:
+    """A table of one season's figures with no date or year anywhere: "in 1986" cannot be
+    checked, so every row is read, the reading is said, and the answer is only reviewed."""
+    session, path = harbour["ballpark"]
+    run = session.ask("What is the most errors any player made in 1986?")
+    assert rows(run) == truth(path, "SELECT MAX(Errors) FROM Batters"), run.sql
+    assert run.trust_state is TrustState.REVIEW_REQUIRED
+    assert "'1986' not applied: Batters has no date or year" in run.trust_reason

@@ -407,6 +407,40 @@ def _initialisms(
     return spans
 
 
+def lettered_names(
+    tokens: list[str], lex: Lexicon, taken: set[int], ignore: frozenset[str]
+) -> list[Span]:
+    """ "student faculty ratio" for `S.F.Ratio`: a name of single letters and words, said with
+    a word for each letter (its initial) and the words as they are. At least two letters, so
+    one word's initial alone never stands for a name. Marks the words it uses taken."""
+    spans: list[Span] = []
+    lettered = [
+        (key, targets)
+        for key, targets in lex.phrases.items()
+        if len(key) >= 3
+        and sum(len(w) == 1 for w in key) >= 2
+        and any(len(w) > 1 for w in key)
+        and all(w.isalpha() for w in key)
+    ]
+    for key, targets in lettered:
+        columns = [t for t in targets if t.kind == "column"]
+        if len(columns) != 1:
+            continue
+        for i in range(len(tokens) - len(key) + 1):
+            window = range(i, i + len(key))
+            if any(j in taken or tokens[j] in ignore for j in window):
+                continue
+            said = [tokens[j] for j in window]
+            if all(
+                (len(w) == 1 and len(t) > 2 and t[0] == w) or (len(w) > 1 and stems((t,)) == (w,))
+                for w, t in zip(key, said, strict=True)
+            ):
+                spans.append(Span(i, i + len(key), (columns[0],)))
+                taken.update(window)
+                break
+    return spans
+
+
 # Small words inside an initialism keep their letter: "miles per gallon" is `mpg`, "return on
 # investment" `roi`, "earnings per share" `eps`.
 _INITIAL_JOINS = frozenset({"per", "of", "on", "and", "to"})

@@ -18,7 +18,7 @@ from itertools import pairwise
 from ..semantic import SemanticModel
 from ..vocabulary import opposites, people, quantities, units
 from ..warehouse import Catalog, ColumnInfo, TableInfo, ValueMatch
-from ..wordforms import adjective_base, is_english, is_noun, value_forms, verb_root
+from ..wordforms import adjective_base, is_english, is_noun, is_verb, value_forms, verb_root
 from .frame import EXCLUSIONS, read_frame
 from .lexicon import (
     Lexicon,
@@ -29,6 +29,7 @@ from .lexicon import (
     is_key,
     is_numeric,
     is_temporal,
+    lettered_names,
     run_together,
 )
 from .phrasing import (
@@ -296,6 +297,7 @@ def _parse(
     aggs = find_aggregates(tokens, p.taken)
     # Before "per" is read as a grouping: "GDP per capita" may spell `gdpPercap`.
     spelled = run_together(tokens, lexicon, p.taken)
+    spelled += lettered_names(tokens, lexicon, p.taken, GLUE_WORDS)  # "student faculty ratio"
     group_starts = find_group_markers(tokens, p.taken)
     if tokens[:3] == ["which", "number", "of"]:
         # "which number of gears has the highest horsepower": the gears are the grouping
@@ -350,6 +352,9 @@ def _parse(
     by_adjective = _adjective_spans(tokens, spans, p.taken, lexicon, comparisons, superlative_at)
     p.adjectives = {s.start for s in by_adjective}
     spans = sorted(spans + by_adjective, key=lambda s: s.start)
+    # "players who hit more than 20 home runs": a verb said before the figure it does is the
+    # action, never a column of its own (`Hits` beside `HmRun`) to compare or rank by
+    spans = [s for s in spans if not _verb_before_its_figure(tokens, s, spans)]
     column_filters, compared_spans = _column_comparisons(tokens, spans, p.taken)
     spans = [s for s in spans if s not in compared_spans]
     # "discipline A", "class B": a column's name, then one of its values, however short.
@@ -487,7 +492,7 @@ def _parse(
                 f"group by. Did you mean {guess}?",
                 [guess],
             )
-    comparison_spans = {c.op_start: _compared_span(spans, c) for c in comparisons}
+    comparison_spans = {c.op_start: _compared_span(spans, c, tokens) for c in comparisons}
     unit_read: set[Span] = set()
     for c in comparisons:
         named = comparison_spans[c.op_start]
@@ -531,7 +536,7 @@ def _parse(
     used |= {
         s
         for c in comparisons
-        if (s := _unit_span(spans, c)) is not None
+        if (s := _unit_span(spans, c, tokens)) is not None
         and not any(_yes_no_column(t, catalog) for t in s.targets)
     }
     measure_spans = [s for s in spans if s not in used]
@@ -638,6 +643,14 @@ def _parse(
             return _clarify(f"I can't group by '{_text(tokens, span)}' here.", [])
         spec.group_by.extend(groups)
     rng = spec.time_range
+    if rng is not None and spec.fact_table and _timeless(p, rng):
+        # "home runs in 1986" over a table of one season's figures with no date or year
+        # anywhere: the year cannot be checked, so every row is read, and that is said
+        p.notes.append(
+            f"'{rng.said}' not applied: {spec.fact_table} has no date or year, so its rows "
+            "were read as that year's"
+        )
+        spec.time_range = rng = None
     if rng is not None and rng.each and not spec.listing:
         # "average unemployment in 1990 and 2010": a row for each period named.
         period = _period_group(catalog, spec.fact_table, "year" if rng.years else "month")
@@ -1098,8 +1111,8 @@ def _measures(
             if agg is None:
                 implicit.append(len(measures))  # "average air time of flights": not a count
             # "how many bookings" over `hotel_rates`: the count is named by what was asked
-            counted = p.tokens[span.end - 1] if span.start == p.guessed_rows else table.table
-            measures.append(Measure("count", table.table, None, alias=f"{stem(counted)}_count"))
+            count_noun = p.tokens[span.end - 1] if span.start == p.guessed_rows else table.table
+            measures.append(Measure("count", table.table, None, alias=f"{stem(count_noun)}_count"))
         elif agg == "count" and column is not None and _holds_counts(column):
             # "how many electoral votes does Florida have": `electoral_votes` already counts
             # them; its figures added up (one row's own, when one row is named), and said
@@ -1286,6 +1299,8 @@ def _measures(
             and _names_text_only(span)
             and _lists_values(p.catalog, span)
             and stem(said) == said  # "professional occupations", a plural: the rows
+            # "the most errors any player made": one of the rows, whichever; never a grouping
+            and (span.start == 0 or p.tokens[span.start - 1] not in ("any", "single"))
         ):
             unplaced.append(span)
     if unplaced and measures:
@@ -1528,9 +1543,12 @@ _HEAD_NOUNS = frozenset(
     | {"kind", "size", "weight", "time", "measurement", "category", "class", "mileage"}
     | {"people", "person"}  # "unemployed people"
     | {"plan", "group", "status", "mode", "method", "option"}  # "meal plan" for `meal`
+    | {"cost", "fee", "tuition"}  # "room and board cost" for `Room.Board`
 )
 # Verbs that say a comparison's column without naming it: "diamonds that weigh over 2 carats".
-_MEASURE_VERBS = frozenset({"weigh", "cost", "earn", "measure", "last", "take", "get", "pay"})
+_MEASURE_VERBS = frozenset(
+    {"weigh", "cost", "earn", "measure", "last", "take", "get", "pay", "charge", "spend"}
+)
 
 
 def _is_integer(column_type: str | None) -> bool:
@@ -1649,7 +1667,7 @@ def _drop_comparison_words(
         if (
             at in taken
             or word not in unresolved
-            or not _names_number(_unit_span(spans, comparison))
+            or not _names_number(_unit_span(spans, comparison, tokens))
         ):
             continue
         if adjective_base(word) is not None or stem(word) in _MEASURE_VERBS:
@@ -2044,7 +2062,7 @@ def _names_measure(span: Span, aggs: list[tuple[int, int, str]]) -> bool:
     return "metric" in kinds and not kinds & {"dimension", "table"}
 
 
-def _compared_span(spans: list[Span], comparison: Comparison) -> Span | None:
+def _compared_span(spans: list[Span], comparison: Comparison, tokens: list[str]) -> Span | None:
     """The column a comparison applies to: a numeric column just before the operator ("seats
     above 300", "a delay of more than 60"), else one right after the number ("more than 300
     seats"), else whatever phrase precedes the operator."""
@@ -2052,15 +2070,20 @@ def _compared_span(spans: list[Span], comparison: Comparison) -> Span | None:
     if _names_number(inside):
         return inside  # "longer than 5000" on length_m
     before = _span_ending_at(spans, comparison.op_start)
-    after = _unit_span(spans, comparison)
+    after = _unit_span(spans, comparison, tokens)
     if _names_number(before) or not _names_number(after):
         return before
     return after
 
 
-def _unit_span(spans: list[Span], comparison: Comparison) -> Span | None:
-    """The phrase right after a comparison's number ("300 seats", "60 minutes")."""
-    return next((s for s in spans if s.start == comparison.value_end), None)
+def _unit_span(spans: list[Span], comparison: Comparison, tokens: list[str]) -> Span | None:
+    """The phrase right after a comparison's number ("300 seats", "60 minutes"), or a number
+    said after "in" ("more than $15,000 in out-of-state tuition")."""
+    at = comparison.value_end
+    found = next((s for s in spans if s.start == at), None)
+    if found is None and at < len(tokens) and tokens[at] == "in":
+        found = next((s for s in spans if s.start == at + 1 and _names_number(s)), None)
+    return found
 
 
 # Superlatives of one thing's size: "the largest poll" is one poll, "the most polls" a count.
@@ -2078,6 +2101,78 @@ def _one_measured(tokens: list[str], span: Span) -> bool:
 
 def _names_number(span: Span | None) -> bool:
     return span is not None and any(t.kind == "column" and is_numeric(t.type) for t in span.targets)
+
+
+# Words that may stand between a verb and the figure it does: "hit the most home runs",
+# "scored more than 20 goals", "won at least 3 titles".
+_BEFORE_A_FIGURE = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "most",
+        "least",
+        "fewest",
+        "more",
+        "less",
+        "fewer",
+        "than",
+        "at",
+        "over",
+        "under",
+        "exactly",
+        "highest",
+        "lowest",
+        "greatest",
+        "many",
+        "or",
+        "no",
+    }
+)
+# Words after which a word names a figure, never an action: "the hit count", "average hits".
+_BEFORE_A_NOUN = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "of",
+        "average",
+        "total",
+        "mean",
+        "median",
+        "their",
+        "its",
+        "per",
+        "by",
+        "and",
+        "in",
+        "with",
+        "for",
+        "most",
+        "many",
+        "number",
+        "sum",
+        "max",
+        "min",
+    }
+)
+
+
+def _verb_before_its_figure(tokens: list[str], span: Span, spans: list[Span]) -> bool:
+    """Whether a one-word span is a verb in its bare form (not a plural noun) whose object is
+    another figure named after it, with only quantity words between."""
+    word = tokens[span.start]
+    if span.end - span.start != 1 or span.start == 0 or stem(word) != word:
+        return False
+    if tokens[span.start - 1] in _BEFORE_A_NOUN or not is_verb(word):
+        return False
+    for other in spans:
+        if other.start < span.end or not _names_number(other):
+            continue
+        between = tokens[span.end : other.start]
+        if all(t in _BEFORE_A_FIGURE or to_number(t) is not None for t in between):
+            return True
+    return False
 
 
 def _span_ending_at(spans: list[Span], position: int) -> Span | None:
@@ -2181,6 +2276,19 @@ def _part_of_year(tokens: list[str], taken: set[int], grain: str | None) -> bool
                 taken.update(range(i + 1, i + 1 + len(said)))
                 return True
     return False
+
+
+def _timeless(p: _Parse, time: TimeRange) -> bool:
+    """Whether one whole year was named ("in 1986") where nothing holds a time: no date or
+    calendar column in any table, and no semantic time column."""
+    one_year = time.years == () and not time.each and not time.months and not time.month_only
+    one_year = one_year and time.start[5:] == "01-01" and time.end[5:] == "01-01"
+    one_year = one_year and int(time.end[:4]) - int(time.start[:4]) == 1
+    if not one_year or (p.semantic is not None and p.semantic.time is not None):
+        return False
+    return not _has_dates(p.catalog) and not any(
+        _calendar_columns(p.catalog, t.name) for t in p.catalog.tables.values()
+    )
 
 
 def _calendar_columns(catalog: Catalog, table: str) -> dict[str, str]:
@@ -2449,7 +2557,7 @@ def _yes_no_filters(
                 if flag:
                     yes = 0
                 else:
-                    yes = not yes if isinstance(yes, bool) else values[_YES_NO[yes.lower()]]
+                    yes = not yes if isinstance(yes, bool) else values[_YES_NO[str(yes).lower()]]
             found[span] = Filter(column.table, name, "=", yes, label=name)
     return found
 

@@ -218,6 +218,7 @@ class GeneratedAnswer:
             exp.select(*labels)
             .from_(ranked.subquery("ranked"))
             .where(exp.column(columns[-1], table="ranked", quoted=True).eq(exp.convert(cut)))
+            .order_by(*[label.copy() for label in labels])
             .sql(dialect="duckdb")
         )
         ctx.tool_called("run_sql_preview", {"sql": probe, "purpose": "ties at the cut"})

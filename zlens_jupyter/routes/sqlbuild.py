@@ -342,7 +342,10 @@ def _order(spec: QuestionSpec, dims: list[exp.Expr]) -> list[exp.Expr] | None:
     alias = _measure_alias(spec, spec.measures[0]) if spec.measures else None
     measure = exp.to_identifier(alias) if alias else None
     if spec.order_desc is not None and measure is not None:
-        return [exp.Ordered(this=exp.column(measure), desc=spec.order_desc)]
+        # The groups' own names break ties: "the fewest polls" where three ran one shows the
+        # same one on every run and engine, not whichever a hash aggregate returned first.
+        ties = [exp.Ordered(this=exp.column(d.alias)) for d in dims if d.alias]
+        return [exp.Ordered(this=exp.column(measure), desc=spec.order_desc), *ties]
     if spec.time_grain or any(g.is_time for g in spec.group_by):
         # Every dimension, in order: "by month" groups by year and month, and a hash
         # aggregate (Spark's, DuckDB's on more threads) returns months in any order.

@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 
 from zlens_jupyter import disk_memo, vocabulary
-from zlens_jupyter.vocabulary import abbreviations, value_synonyms
+from zlens_jupyter.vocabulary import abbreviations, country_codes, value_synonyms
 from zlens_jupyter.warehouse.catalog import ColumnValues
 from zlens_jupyter.warehouse.models import Catalog, ValueMatch
 from zlens_jupyter.warehouse.stopwords import stopwords
@@ -153,6 +153,7 @@ class ValueIndex:
         self._by_first: dict[str, list[tuple[str, str, str]]] | None = None  # first words
         self._counts: dict[tuple[str, str], int] | None = None  # values per column
         self._schema_words: tuple[str, set[str]] | None = None  # (fingerprint, words)
+        self._code_columns: set[tuple[str, str]] | None = None  # columns of 2-3 letter codes
         self._indexing = threading.Lock()
 
     def extend(self, columns: Iterable[ColumnValues]) -> None:
@@ -169,6 +170,7 @@ class ValueIndex:
                     table.setdefault(phrase, []).extend(hits)
             del self._pending[: len(pending)]
             self._by_first = self._counts = None  # built again from the grown index
+            self._code_columns = None
 
     def probe(self, question: str, catalog: Catalog) -> list[ValueMatch]:
         """Value matches in question order; within one phrase, by table then column."""
@@ -337,6 +339,8 @@ class ValueIndex:
             held = {(t, c) for t, c, _ in hits}
             for form in value_synonyms().get(phrase, ()):
                 hits = hits + [h for h in self._by_phrase.get(form, []) if h[:2] not in held]
+        if not hits:
+            hits = self._country_code(phrase)
         if not hits and size == 1 and len(phrase) >= 6 and phrase not in _COMMON_WORDS:
             hits = self._truncated(phrase)
         if not hits and size == 1 and phrase not in _COMMON_WORDS:
@@ -347,6 +351,23 @@ class ValueIndex:
         if size == 1:
             hits = [hit for hit in hits if _could_be_value(word, hit[2])]
         return [ValueMatch(word, table, column, value) for table, column, value in hits]
+
+    def _country_code(self, phrase: str) -> list[tuple[str, str, str]]:
+        """ "Portugal" stored as `prt` or `PT`: a country's ISO code, in a column of codes
+        (every value two or three letters, and many of them: a yes/no column's `no` is
+        never Norway)."""
+        codes = country_codes().get(phrase, ())
+        hits = [hit for code in codes for hit in self._by_phrase.get(code, [])]
+        return [hit for hit in hits if self._holds_codes(hit[0], hit[1])]
+
+    def _holds_codes(self, table: str, column: str) -> bool:
+        if self._code_columns is None:
+            lengths: dict[tuple[str, str], set[int]] = {}
+            for found in self._by_phrase.values():
+                for t, c, v in found:
+                    lengths.setdefault((t, c), set()).add(len(v))
+            self._code_columns = {key for key, sizes in lengths.items() if sizes <= {2, 3}}
+        return (table, column) in self._code_columns and self._values_of(table, column) >= 10
 
 
 _Tables = tuple[dict[str, list[int]], dict[str, list[int]], dict[str, list[int]]]
