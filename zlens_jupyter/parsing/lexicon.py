@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..semantic import SemanticModel
-from ..vocabulary import quantities, synonyms, units
+from ..vocabulary import abbreviations, quantities, synonyms, units
 from ..warehouse import Catalog
 from ..wordforms import verb_root
 from .words import identifier_words, question_tokens, raw_words, split_unit, stem, stems
@@ -327,7 +327,29 @@ def _ending_with(token: str, lex: Lexicon) -> list[Target]:
             continue
         if key[0].endswith(word) or key[0].endswith(token):
             found.update((t, None) for t in targets if t.kind == "column")
+    if len(found) > 1:
+        # "poverty" over `percbelowpoverty`, `percadultpoverty`, `percelderlypoverty`: the
+        # one whose other letters name no group (a prefix like perc, a word like "below")
+        # is the plain figure; the others are a group's own. Still a guess, said.
+        plain = [t for t in found if _unqualified((t.column or "").lower(), word, token)]
+        if len(plain) == 1:
+            return plain
     return list(found)
+
+
+# Words a run-together name may hold besides what it measures without naming a group.
+_PLAIN_PARTS = frozenset({"below", "above", "under", "over", "in", "at", "of", "total", "all"})
+
+
+def _unqualified(name: str, word: str, token: str) -> bool:
+    """Whether a run-together name is the word it ends with plus only a known abbreviation
+    (`perc`, `pct`, `num`) and words that name no group ("below")."""
+    rest = name[: -len(word)] if name.endswith(word) else name[: -len(token)]
+    for short in sorted(abbreviations(), key=len, reverse=True):
+        if rest.startswith(short):
+            rest = rest[len(short) :]
+            break
+    return rest == "" or rest in _PLAIN_PARTS
 
 
 # What a run-together name may add after the thing it measures: `samplesize` is the size of

@@ -370,7 +370,8 @@ def _parse(
     p.taken.update(
         i
         for i in range(1, len(tokens))
-        if tokens[i] in people() and to_number(tokens[i - 1]) is not None
+        if tokens[i] in people()
+        and (to_number(tokens[i - 1]) is not None or tokens[i - 1] in _NUMBER_SCALES)
     )
     unresolved = [
         t
@@ -690,6 +691,12 @@ def _parse(
         column = _pick(named, spec.fact_table, numeric=True) if named else None
         # the words the comparison was said in, once ("children under 12")
         what = " ".join(tokens[max(0, comparison.op_start - 1) : comparison.value_end])
+        if column is None and not _names_number(named):
+            column = _population_of(tokens, comparison, catalog, spec.fact_table)
+            if column is not None:
+                p.notes.append(
+                    f"'{what}' read as {column.column} {comparison.op} {comparison.value}"
+                )
         if column is None and not _names_number(named):
             column = _age_of_people(tokens, comparison, lexicon, spec.fact_table)
             if column is not None:
@@ -1113,7 +1120,11 @@ def _measures(
             # "how many bookings" over `hotel_rates`: the count is named by what was asked
             count_noun = p.tokens[span.end - 1] if span.start == p.guessed_rows else table.table
             measures.append(Measure("count", table.table, None, alias=f"{stem(count_noun)}_count"))
-        elif agg == "count" and column is not None and _holds_counts(column):
+        elif (
+            agg == "count"
+            and column is not None
+            and (_holds_counts(column) or _counted_of_a_named_row(p, span, column))
+        ):
             # "how many electoral votes does Florida have": `electoral_votes` already counts
             # them; its figures added up (one row's own, when one row is named), and said
             measures.append(Measure("sum", column.table, column, alias=f"sum_{column.column}"))
@@ -2160,11 +2171,22 @@ _BEFORE_A_NOUN = frozenset(
 
 def _verb_before_its_figure(tokens: list[str], span: Span, spans: list[Span]) -> bool:
     """Whether a one-word span is a verb in its bare form (not a plural noun) whose object is
-    another figure named after it, with only quantity words between."""
+    another figure: named after it with only quantity words between, right before it ("home
+    runs hit"), or asked about with "did" ("how many home runs did he hit")."""
     word = tokens[span.start]
     if span.end - span.start != 1 or span.start == 0 or stem(word) != word:
         return False
-    if tokens[span.start - 1] in _BEFORE_A_NOUN or not is_verb(word):
+    if not is_verb(word) or any(
+        word in identifier_words(t.column or "") for t in span.targets if t.kind == "column"
+    ):
+        return False  # `volume` named as it is ("sales volume") is a figure, never a verb
+    figures = [o for o in spans if o is not span and _names_number(o)]
+    if any(o.end == span.start for o in figures):
+        return True  # "home runs hit in 1986": the verb after the figure it did
+    asked = {"did", "does", "do"} & set(tokens[: span.start])
+    if asked and any(o.end <= span.start for o in figures):
+        return True  # "how many home runs did Mattingly hit"
+    if tokens[span.start - 1] in _BEFORE_A_NOUN:
         return False
     for other in spans:
         if other.start < span.end or not _names_number(other):
@@ -2469,6 +2491,36 @@ def _negated_yes_no(
     return kept, negated
 
 
+_NUMBER_SCALES = frozenset({"thousand", "million", "billion"})  # "1 million people"
+# Words for how many people live somewhere: "counties with more than 1 million people".
+_INHABITANTS = frozenset({"people", "persons", "residents", "inhabitants"})
+# What a population column's name may add to it: `poptotal`, `total_population`.
+_POPULATION_PARTS = frozenset({"", "total", "tot"})
+
+
+def _population_of(
+    tokens: list[str], comparison: Comparison, catalog: Catalog, fact: str | None
+) -> Target | None:
+    """ "more than 1 million people" over a table of places: its one population column
+    (`pop`, `population`, `poptotal`; never `popwhite`, a group's own), when nothing else
+    in the question named the compared figure."""
+    after = tokens[comparison.value_end] if comparison.value_end < len(tokens) else ""
+    info = catalog.table(fact) if fact else None
+    if after not in _INHABITANTS or info is None:
+        return None
+    found = []
+    for column in info.columns:
+        name = re.sub(r"[^a-z]", "", column.name.lower())
+        for head in ("population", "pop"):
+            rest = name.removeprefix(head) if name.startswith(head) else name.removesuffix(head)
+            if rest != name and rest in _POPULATION_PARTS and is_numeric(column.type):
+                found.append(column)
+                break
+    if len(found) != 1:
+        return None
+    return Target("column", info.name, found[0].name, type=found[0].type)
+
+
 def _age_of_people(
     tokens: list[str], comparison: Comparison, lexicon: Lexicon, fact: str | None
 ) -> Target | None:
@@ -2612,6 +2664,14 @@ def _tally_of(catalog: Catalog, span: Span) -> Target | None:
         return None
     found = tallies[0]
     return Target("column", info.name, found.name, type=found.type)
+
+
+def _counted_of_a_named_row(p: _Parse, span: Span, column: Target) -> bool:
+    """ "how many home runs did Don Mattingly hit": a whole-number column said in the plural,
+    asked of one named row, is that row's figure (`HmRun`), never its distinct values."""
+    said = p.tokens[span.end - 1]
+    plural = said.endswith("s") and stem(said) != said and not said.endswith("ss")
+    return plural and _is_integer(column.type) and column.table.lower() in p.named_rows
 
 
 def _holds_counts(column: Target) -> bool:
