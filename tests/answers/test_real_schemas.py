@@ -365,6 +365,16 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO schools VALUES (12.5, 4000, 9000, 'Alpha'), (18.0, 5200, 16000, 'Beta'),
               (9.1, 6100, 21000, 'Gamma');
         """,
+        "places": """
+            CREATE TABLE places (county VARCHAR, state VARCHAR, poptotal BIGINT,
+                                 popwhite BIGINT, percbelowpoverty DOUBLE,
+                                 percadultpoverty DOUBLE, percelderlypoverty DOUBLE);
+            INSERT INTO places VALUES ('COOK', 'IL', 5105067, 3204947, 14.2, 12.0, 11.5),
+              ('WAYNE', 'MI', 2111687, 1212007, 20.1, 17.3, 14.0),
+              ('ADAMS', 'IL', 66090, 63299, 13.1, 11.0, 12.9),
+              ('ALGER', 'MI', 8972, 8440, 15.9, 13.5, 10.2),
+              ('BROWN', 'OH', 34966, 34629, 12.0, 9.8, 16.1);
+        """,
         "incidents": """
             CREATE TABLE breaches (State VARCHAR, year BIGINT, breach_start DATE,
                                    posted DATE);
@@ -1070,6 +1080,30 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "campus",
             "How many schools charge more than $15,000 in out-of-state tuition?",
             "SELECT COUNT(*) FROM schools WHERE Outstate > 15000",
+        ),
+        # the verb after the figure it did, and asked with "did" of one named row
+        (
+            "ballpark",
+            "Total home runs hit in each league",
+            "SELECT League, SUM(HmRun) FROM Batters GROUP BY League",
+        ),
+        (
+            "ballpark",
+            "How many home runs did Ann hit?",
+            "SELECT SUM(HmRun) FROM Batters WHERE player = 'Ann'",
+        ),
+        # people counted by a place's one population column (never `popwhite`)
+        (
+            "places",
+            "How many counties have more than 1 million people?",
+            "SELECT COUNT(*) FROM places WHERE poptotal > 1000000",
+        ),
+        # the run-together name that names no group is the plain poverty rate
+        (
+            "places",
+            "Which state has the highest average poverty rate?",
+            "SELECT state, ROUND(AVG(percbelowpoverty), 2) FROM places GROUP BY state "
+            "ORDER BY 2 DESC LIMIT 1",
         ),
         # a country's name finds its ISO code in a column of codes
         (
