@@ -375,6 +375,15 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('ALGER', 'MI', 8972, 8440, 15.9, 13.5, 10.2),
               ('BROWN', 'OH', 34966, 34629, 12.0, 9.8, 16.1);
         """,
+        "telecom": """
+            CREATE TABLE accounts (state VARCHAR, churn VARCHAR, total_day_minutes DOUBLE,
+                                   total_eve_minutes DOUBLE, total_day_charge DOUBLE);
+            INSERT INTO accounts VALUES ('KS', 'no', 265.1, 197.4, 45.07),
+              ('KS', 'yes', 320.0, 195.5, 54.4), ('OH', 'no', 161.6, 351.6, 27.47),
+              ('OH', 'no', 299.4, 61.9, 50.9), ('OH', 'yes', 310.2, 148.3, 52.7),
+              ('NJ', 'no', 243.4, 121.2, 41.38), ('NJ', 'no', 166.7, 148.3, 28.34),
+              ('NJ', 'no', 218.2, 348.5, 37.09);
+        """,
         "incidents": """
             CREATE TABLE breaches (State VARCHAR, year BIGINT, breach_start DATE,
                                    posted DATE);
@@ -1104,6 +1113,19 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Which state has the highest average poverty rate?",
             "SELECT state, ROUND(AVG(percbelowpoverty), 2) FROM places GROUP BY state "
             "ORDER BY 2 DESC LIMIT 1",
+        ),
+        # a yes/no column's rate in each group, ranked
+        (
+            "telecom",
+            "Which state has the highest churn rate?",
+            "SELECT state, ROUND(100.0 * COUNT(*) FILTER (WHERE churn = 'yes') / COUNT(*), 2) "
+            "FROM accounts GROUP BY state ORDER BY 2 DESC LIMIT 1",
+        ),
+        # a synonym of one word of a longer name ("daytime" for the day of total_day_minutes)
+        (
+            "telecom",
+            "How many accounts used more than 300 daytime minutes?",
+            "SELECT COUNT(*) FROM accounts WHERE total_day_minutes > 300",
         ),
         # a country's name finds its ISO code in a column of codes
         (

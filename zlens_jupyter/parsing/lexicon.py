@@ -215,7 +215,8 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 lex.add(quantity, target, synonym=True)
             else:
                 quantity = words
-            for named in {words, base, quantity}:  # "fast" for speed_kn as for speed
+            # "fast" for speed_kn as for speed; "daytime minutes" for total_day_minutes
+            for named in {words, base, quantity, totalled or words}:
                 for i, word in enumerate(named):
                     for other in synonyms().get(word, ()):
                         said = (*named[:i], *other.split(), *named[i + 1 :])

@@ -805,14 +805,17 @@ def _parse(
     if shared and not spec.filters and spec.group_by and not spec.listing and limit is None:
         spec.share_of_groups = True  # "what share of all sales does each city account for"
     elif shared:
-        if not spec.filters or spec.listing or limit is not None:
+        conditions = [f for f in spec.filters if any(f is y for y in yes_filters.values())]
+        # "which state has the highest churn rate": a yes/no condition's share in each group,
+        # ranked; any other ranking of a share has no part to take
+        ranked_share = limit is not None and bool(spec.group_by) and bool(conditions)
+        if not spec.filters or spec.listing or (limit is not None and not ranked_share):
             return _clarify(
                 f"A {tokens[shared[0]]} of what? Say which rows make the part, e.g. "
                 "'what percentage of orders are from the web channel'.",
                 [],
             )
-        conditions = [f for f in spec.filters if any(f is y for y in yes_filters.values())]
-        if conditions and len(conditions) < len(spec.filters):
+        if conditions and (len(conditions) < len(spec.filters) or ranked_share):
             # "the survival rate of women", "what percentage of women survived": the yes/no
             # condition is the part, the other filters pick the rows it is a part of.
             spec.share_of = conditions
