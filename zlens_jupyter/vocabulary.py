@@ -78,6 +78,15 @@ def opposites() -> dict[str, tuple[str, ...]]:
 
 
 @cache
+def negatives() -> dict[str, tuple[str, ...]]:
+    """{"loss": ("profits", "profit", ...), ...}: a word for a figure below zero -> the words
+    naming the figure it is the negative of."""
+    raw = _data().get("negatives") or {}
+    assert isinstance(raw, dict)
+    return {str(k).lower(): tuple(str(v).lower() for v in vs) for k, vs in raw.items()}
+
+
+@cache
 def people() -> frozenset[str]:
     """Nouns for persons ("passengers", "children"): their comparisons are about age."""
     words = _data().get("people") or []

@@ -384,6 +384,16 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('NJ', 'no', 243.4, 121.2, 41.38), ('NJ', 'no', 166.7, 148.3, 28.34),
               ('NJ', 'no', 218.2, 348.5, 37.09);
         """,
+        "ledger": """
+            CREATE TABLE firms (name VARCHAR, category VARCHAR, country VARCHAR,
+                                profits DOUBLE, marketvalue DOUBLE);
+            INSERT INTO firms VALUES ('Acme', 'Media', 'United States', -2.5, 10.0),
+              ('Borg', 'Banking', 'Germany', 4.0, 55.0),
+              ('Cyan', 'Media', 'Japan', -0.4, 8.5),
+              ('Dyne', 'Banking', 'United States', 7.1, 90.0),
+              ('Eon', 'Utilities', 'Germany', 1.2, 20.0),
+              ('Fjord', 'Utilities', 'Japan', -1.1, 12.0);
+        """,
         "incidents": """
             CREATE TABLE breaches (State VARCHAR, year BIGINT, breach_start DATE,
                                    posted DATE);
@@ -1126,6 +1136,35 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "telecom",
             "How many accounts used more than 300 daytime minutes?",
             "SELECT COUNT(*) FROM accounts WHERE total_day_minutes > 300",
+        ),
+        # a loss is a profit below zero; the largest loss the lowest profit
+        (
+            "ledger",
+            "How many firms made a loss?",
+            "SELECT COUNT(*) FROM firms WHERE profits < 0",
+        ),
+        (
+            "ledger",
+            "Which firm had the largest loss?",
+            "SELECT name, profits FROM firms ORDER BY profits LIMIT 1",
+        ),
+        # "industry" for a category column; "belongs to" is "from"
+        (
+            "ledger",
+            "Average profits by industry",
+            "SELECT category, ROUND(AVG(profits), 2) FROM firms GROUP BY 1",
+        ),
+        (
+            "ledger",
+            "What share of the total market value belongs to Japan?",
+            "SELECT ROUND(100.0 * SUM(marketvalue) FILTER (WHERE country = 'Japan') "
+            "/ SUM(marketvalue), 2) FROM firms",
+        ),
+        # "top 3 <the rows> by a figure": each row's own figure, ranked
+        (
+            "ledger",
+            "Top 3 firms by market value",
+            "SELECT name, marketvalue FROM firms ORDER BY marketvalue DESC LIMIT 3",
         ),
         # a country's name finds its ISO code in a column of codes
         (

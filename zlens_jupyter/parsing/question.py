@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from ..semantic import SemanticModel
-from ..vocabulary import opposites, people, quantities, units
+from ..vocabulary import negatives, opposites, people, quantities, units
 from ..warehouse import Catalog, ColumnInfo, TableInfo, ValueMatch
 from ..wordforms import adjective_base, is_english, is_noun, is_verb, value_forms, verb_root
 from .frame import EXCLUSIONS, read_frame
@@ -167,6 +167,8 @@ GLUE_WORDS = STOPWORDS | {
     "came",
     "account",
     "goes",
+    "belongs",  # "what share of market value belongs to US companies"
+    "belong",
     "aboard",
     "onboard",
     "available",
@@ -252,6 +254,7 @@ def _parse(
     tokens, negated = _negated_yes_no(tokens, lexicon, catalog)
     tokens = _no_value_recorded(tokens)
     tokens = _joined_initialisms(tokens, lexicon)
+    tokens, loss_read = _losses_as_figures(tokens, lexicon)
     excluded = next((t for t in tokens if t in EXCLUSIONS), None)
     if excluded is not None:
         # "revenue without returns" must never become "revenue of returns": until exclusions
@@ -263,6 +266,8 @@ def _parse(
         )
     p = _Parse(tokens, set(), catalog, semantic)
     p.negated = negated
+    if loss_read:
+        p.notes.append(loss_read)
     # "what percentage / share / proportion of …": the filters pick a part of the whole.
     shared = [i for i, t in enumerate(tokens) if t in _SHARE_WORDS]
     # "survival rate": the share of the rows where `survived` is yes, of its table's rows
@@ -574,7 +579,9 @@ def _parse(
         p.pinned = {(m.table.lower(), m.column.lower()) for m, _ in value_filters}
         p.one_row_groups = bool(group_spans) and all(_one_row_each(catalog, s) for s in group_spans)
         p.rows_are_things = bool(group_spans) and all(
-            len(cols := _columns_of(s)) == 1 and _rows_are_the_things(catalog, cols[0])
+            (len(cols := _columns_of(s)) == 1 and _rows_are_the_things(catalog, cols[0]))
+            # "top 5 cars by horsepower": the table's own rows, each its own figure
+            or (not cols and limit is not None and all(t.kind == "table" for t in s.targets))
             for s in group_spans
         )
         p.one_row_labels = bool(group_spans) and all(
@@ -2522,6 +2529,38 @@ def _population_of(
     if len(found) != 1:
         return None
     return Target("column", info.name, found[0].name, type=found[0].type)
+
+
+# Superlatives of a loss, which rank its figure the other way: "the largest loss".
+_LARGEST = frozenset({"largest", "biggest", "greatest", "highest", "worst", "most"})
+
+
+def _losses_as_figures(tokens: list[str], lexicon: Lexicon) -> tuple[list[str], str]:
+    """ "companies that made a loss" -> "… made profits below 0", "the largest loss" -> "the
+    lowest profits": a word for a figure below zero (vocabulary `negatives`) where the data
+    has no such column but exactly one numeric column named by what it negates. The reading
+    is returned to be said; ("", tokens unchanged) otherwise. "The smallest loss" is left
+    alone: the lowest figure above all the others below zero is not one superlative."""
+    at = next((i for i, t in enumerate(tokens) if t in negatives()), None)
+    if at is None or lexicon.lookup([tokens[at]]):
+        return tokens, ""
+    named: dict[tuple[str, str], str] = {}
+    for word in negatives()[tokens[at]]:
+        for t in lexicon.lookup([word]):
+            if t.kind == "column" and is_numeric(t.type):
+                named.setdefault((t.table, t.column or ""), word)
+    if len(named) != 1:
+        return tokens, ""
+    (_, column), word = next(iter(named.items()))
+    before = tokens[at - 1] if at > 0 else ""
+    if before in _LARGEST:
+        out = [*tokens[: at - 1], "lowest", word, *tokens[at + 1 :]]
+        return out, f"'{before} {tokens[at]}' read as the lowest {column}"
+    if before in ("smallest", "least", "lowest", "fewest"):
+        return tokens, ""
+    start = at - 1 if before in ("a", "an") else at
+    out = [*tokens[:start], word, "below", "0", *tokens[at + 1 :]]
+    return out, f"'{tokens[at]}' read as {column} below 0"
 
 
 def _age_of_people(
