@@ -1166,6 +1166,20 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Top 3 firms by market value",
             "SELECT name, marketvalue FROM firms ORDER BY marketvalue DESC LIMIT 3",
         ),
+        # rates (plural) of a yes/no column, compared over a list of ordinal values
+        (
+            "voyage",
+            "Compare the survival rates of first and third class passengers",
+            "SELECT passengerClass, ROUND(100.0 * COUNT(*) FILTER (WHERE survived = 'yes') "
+            "/ COUNT(*), 2) FROM passengers WHERE passengerClass IN ('1st', '3rd') GROUP BY 1",
+        ),
+        # "how did … change over time": a trend, by the table's year
+        (
+            "world",
+            "How did the average life expectancy change over time in Africa?",
+            "SELECT year, ROUND(AVG(lifeExp), 2) FROM stats WHERE continent = 'Africa' "
+            "GROUP BY year",
+        ),
         # a country's name finds its ISO code in a column of codes
         (
             "travel",

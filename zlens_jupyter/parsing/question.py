@@ -173,6 +173,7 @@ GLUE_WORDS = STOPWORDS | {
     "onboard",
     "available",
 }
+_TREND_VERBS = frozenset({"change", "changed", "evolve", "evolved", "develop", "developed"})
 _FROM_WORDS = {"from", "departing", "leaving", "out", "origin"}
 _TO_WORDS = {"to", "arriving", "into", "bound", "destination", "toward", "towards"}
 
@@ -378,6 +379,10 @@ def _parse(
         if tokens[i] in people()
         and (to_number(tokens[i - 1]) is not None or tokens[i - 1] in _NUMBER_SCALES)
     )
+    if any(tokens[i : i + 2] == ["over", "time"] for i in range(len(tokens))):
+        # "how did GDP change over time": the verb only says a trend is asked, which "over
+        # time" already says (and "the change in GDP from 2000 to 2010" stays unread)
+        p.taken.update(i for i, t in enumerate(tokens) if t in _TREND_VERBS)
     unresolved = [
         t
         for i, t in enumerate(tokens)
@@ -2604,7 +2609,7 @@ def _rates_of_yes(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> list
     rows where `survived` is yes, as "what percentage survived" is."""
     found = []
     for i in range(1, len(tokens)):
-        if tokens[i] != "rate":
+        if tokens[i] not in ("rate", "rates"):  # "compare survival rates of …"
             continue
         for target in lexicon.lookup(tokens[i - 1 : i]):
             info = catalog.table(target.table) if target.kind == "column" else None

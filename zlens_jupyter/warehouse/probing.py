@@ -199,6 +199,13 @@ class ValueIndex:
             word, after = tokens[first][2].lower(), tokens[first + 1][2].lower()
             if taken[first] or word not in _COMMON_WORDS:
                 continue
+            ahead = first + 1
+            while ahead < len(tokens) - 1 and (
+                tokens[ahead][2].lower() in ("and", "or", "vs", "versus")
+                or tokens[ahead][2].lower() in value_synonyms()
+            ):
+                ahead += 1  # "first and third class": the column word after the list
+            after = tokens[ahead][2].lower()
             hits = [
                 hit
                 for form in value_synonyms().get(word, ())
