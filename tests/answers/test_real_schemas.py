@@ -1180,6 +1180,19 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT year, ROUND(AVG(lifeExp), 2) FROM stats WHERE continent = 'Africa' "
             "GROUP BY year",
         ),
+        # a two-word name said around "were"; "in total" only says the count is of all
+        (
+            "bookings",
+            "How many individuals were affected in total?",
+            "SELECT SUM(Individuals_Affected) FROM breaches",
+        ),
+        # years of one named row's data are counted, never added up
+        (
+            "outbreaks",
+            "How many years of Measles data are there for California?",
+            "SELECT COUNT(DISTINCT year) FROM us_contagious_diseases "
+            "WHERE disease = 'Measles' AND state = 'California'",
+        ),
         # a country's name finds its ISO code in a column of codes
         (
             "travel",

@@ -430,6 +430,31 @@ def _initialisms(
     return spans
 
 
+_COPULAS = frozenset({"was", "were", "is", "are", "been", "be", "got", "get"})
+
+
+def split_names(tokens: list[str], lex: Lexicon, taken: set[int]) -> list[Span]:
+    """ "individuals were affected" for `Individuals_Affected`: a two-word name said with a
+    form of "be" between its words. Marks the words it uses taken; one column only."""
+    spans: list[Span] = []
+    for i in range(len(tokens) - 2):
+        window = range(i, i + 3)
+        if tokens[i + 1] not in _COPULAS or any(j in taken for j in window):
+            continue
+        key = stems((tokens[i], tokens[i + 2]))
+        columns = [
+            t
+            for t in lex.phrases.get(key, [])
+            # the column's own two words, never its table's name before one ("diamonds are
+            # color E" is no column `color` of diamonds named twice)
+            if t.kind == "column" and stems(identifier_words(t.column or "")) == key
+        ]
+        if len(columns) == 1:
+            spans.append(Span(i, i + 3, (columns[0],)))
+            taken.update(window)
+    return spans
+
+
 def lettered_names(
     tokens: list[str], lex: Lexicon, taken: set[int], ignore: frozenset[str]
 ) -> list[Span]:

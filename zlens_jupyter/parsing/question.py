@@ -31,6 +31,7 @@ from .lexicon import (
     is_temporal,
     lettered_names,
     run_together,
+    split_names,
 )
 from .phrasing import (
     GRAINS,
@@ -301,9 +302,16 @@ def _parse(
         ):
             p.taken.add(at)
     aggs = find_aggregates(tokens, p.taken)
+    if tokens[:2] == ["how", "many"]:
+        # "how many individuals were affected in total": "in total" says the count is of
+        # everything, not a second aggregate to find a column for
+        in_total = [a for a in aggs if a[2] == "sum" and tokens[a[0] - 1 : a[0]] == ["in"]]
+        aggs[:] = [a for a in aggs if a not in in_total]
+        p.taken.update(i for a in in_total for i in range(a[0] - 1, a[1]))
     # Before "per" is read as a grouping: "GDP per capita" may spell `gdpPercap`.
     spelled = run_together(tokens, lexicon, p.taken)
     spelled += lettered_names(tokens, lexicon, p.taken, GLUE_WORDS)  # "student faculty ratio"
+    spelled += split_names(tokens, lexicon, p.taken)  # "individuals were affected"
     group_starts = find_group_markers(tokens, p.taken)
     if tokens[:3] == ["which", "number", "of"]:
         # "which number of gears has the highest horsepower": the gears are the grouping
@@ -2716,7 +2724,9 @@ def _tally_of(catalog: Catalog, span: Span) -> Target | None:
 def _counted_of_a_named_row(p: _Parse, span: Span, column: Target) -> bool:
     """ "how many home runs did Don Mattingly hit": a whole-number column said in the plural,
     asked of one named row, is that row's figure (`HmRun`), never its distinct values."""
-    said = p.tokens[span.end - 1]
+    said, name = p.tokens[span.end - 1], column.column or ""
+    if is_key(name) or name.lower() in _CALENDAR_WORDS:
+        return False  # "how many years of data for California": years counted, never added
     plural = said.endswith("s") and stem(said) != said and not said.endswith("ss")
     return plural and _is_integer(column.type) and column.table.lower() in p.named_rows
 
@@ -2730,6 +2740,8 @@ def _holds_counts(column: Target) -> bool:
         return False
     words, _ = split_unit(name)
     last = words[-1] if words else ""
+    if len(words) == 2 and words[1].endswith("ed") and verb_root(words[1]) is not None:
+        last = words[0]  # `Individuals_Affected`: how many individuals were
     return last.endswith("s") and stem(last) != last and not last.endswith("ss")
 
 
