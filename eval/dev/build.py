@@ -132,6 +132,26 @@ DATASETS: tuple[Any, ...] = (
         (Table("mlc_churn", "modeldata", "mlc_churn"),),
         "5,000 telecom customers: minutes, calls and charges by time of day, churn yes/no",
     ),
+    Dataset(
+        "fastfood",
+        (Table("fastfood", "openintro", "fastfood"),),
+        "515 menu items of 8 fast-food chains: calories, fat, sodium, sugar, protein",
+    ),
+    Dataset(
+        "mlbteams",
+        (Table("mlb_teams", "openintro", "mlb_teams"),),
+        "Major League Baseball team seasons 1876-2020: wins, runs, pitching, titles Y/N",
+    ),
+    Dataset(
+        "saratoga",
+        (Table("SaratogaHouses", "mosaicData", "SaratogaHouses"),),
+        "1,728 houses sold in Saratoga County, New York, 2006: price, size, Yes/No features",
+    ),
+    Dataset(
+        "sowc",
+        (Table("sowc_demographics", "openintro", "sowc_demographics"),),
+        "UNICEF State of the World's Children 2019: population (thousands), life expectancy",
+    ),
 )
 
 

@@ -394,6 +394,19 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Eon', 'Utilities', 'Germany', 1.2, 20.0),
               ('Fjord', 'Utilities', 'Japan', -1.1, 12.0);
         """,
+        "demographics": """
+            CREATE TABLE sowc (countries_and_areas VARCHAR, total_pop_2018 DOUBLE,
+                               births_2018 DOUBLE, life_expectancy_1970 DOUBLE,
+                               life_expectancy_2018 DOUBLE);
+            INSERT INTO sowc VALUES ('Chad', 15478, 658, 41.2, 54.0),
+              ('Japan', 127202, 955, 72.0, 84.5), ('Peru', 32552, 565, 53.5, 76.5),
+              ('Niger', 22443, 1020, 36.0, 62.0), ('Fiji', 883, 18, 60.1, 67.3);
+        """,
+        "menu": """
+            CREATE TABLE fastfood (restaurant VARCHAR, item VARCHAR, calories BIGINT);
+            INSERT INTO fastfood SELECT ['Sonic', 'Subway', 'Arbys'][1 + i % 3],
+              'Item ' || i, 200 + (i * 53) % 700 FROM range(30) t(i);
+        """,
         "incidents": """
             CREATE TABLE breaches (State VARCHAR, year BIGINT, breach_start DATE,
                                    posted DATE);
@@ -1193,6 +1206,30 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT COUNT(DISTINCT year) FROM us_contagious_diseases "
             "WHERE disease = 'Measles' AND state = 'California'",
         ),
+        # names kept once per year: the year said picks one and filters nothing; "country"
+        # for `countries_and_areas`; "population" for total_pop_2018
+        (
+            "demographics",
+            "What was the average life expectancy in 2018?",
+            "SELECT ROUND(AVG(life_expectancy_2018), 2) FROM sowc",
+        ),
+        (
+            "demographics",
+            "Which country had the most births in 2018?",
+            "SELECT countries_and_areas, births_2018 FROM sowc ORDER BY 2 DESC LIMIT 1",
+        ),
+        (
+            "demographics",
+            "Top 3 countries by population",
+            "SELECT countries_and_areas, total_pop_2018 FROM sowc ORDER BY 2 DESC LIMIT 3",
+        ),
+        # "per item" where each row is one item: the rows averaged, never a group per name
+        (
+            "menu",
+            "Which 2 restaurants have the lowest average calories per item?",
+            "SELECT restaurant, ROUND(AVG(calories), 2) FROM fastfood GROUP BY 1 "
+            "ORDER BY 2 LIMIT 2",
+        ),
         # a country's name finds its ISO code in a column of codes
         (
             "travel",
@@ -1370,6 +1407,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("survey", "How many of the colleges are universities?"),
         # Norway is no country in the data: a yes/no column's `no` is never its code
         ("travel", "How many stays came from Norway?"),
+        # "which ships …" asks for names: a count of the rows answers another question
+        ("fleet", "Which ships were wrecked?"),
         # one row named by its label cannot be counted for something else ("people")
         ("jobs", "How many people work as carpenters?"),
     ],
@@ -1424,3 +1463,11 @@ def test_a_year_no_column_can_check_is_said_and_reviewed(harbour) -> None:
     assert rows(run) == truth(path, "SELECT MAX(Errors) FROM Batters"), run.sql
     assert run.trust_state is TrustState.REVIEW_REQUIRED
     assert "'1986' not applied: Batters has no date or year" in run.trust_reason
+
+
+def test_a_name_kept_for_several_years_reads_the_latest_and_says_so(harbour) -> None:
+    session, path = harbour["demographics"]
+    run = session.ask("What is the average life expectancy?")
+    assert rows(run) == truth(path, "SELECT ROUND(AVG(life_expectancy_2018), 2) FROM sowc")
+    assert run.trust_state is TrustState.REVIEW_REQUIRED
+    assert "life_expectancy_2018 (the latest; also life_expectancy_1970)" in run.trust_reason

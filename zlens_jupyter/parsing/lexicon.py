@@ -76,6 +76,8 @@ class Lexicon:
     # for viewers): the weakest match, tried only when nothing else names the words.
     by_verb: dict[tuple[str, ...] | frozenset[str], list[Target]] = field(default_factory=dict)
     table_endings: dict[str, list[Target]] = field(default_factory=dict)  # one-word table names
+    # Columns with a year in their name (`births_2018`, `life_expectancy_1970`) -> that year
+    column_years: dict[Target, int] = field(default_factory=dict)
     longest: int = 1
     # What each bucket holds, as a set: `target not in bucket` on the list was quadratic
     # ("city" names 1,000 columns at 1,000 tables: 8 s of building the lexicon).
@@ -195,6 +197,20 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 lex.add(("".join(words),), target, loose=False)
             if base != words:
                 lex.add(base, target)  # "weight" names weight_kg; the unit is shown apart
+            years = [w for w in words if re.fullmatch(r"(18|19|20)\d\d", w)]
+            if len(years) == 1 and len(words) > 1:
+                # "births" for births_2018, "life expectancy" for life_expectancy_1970 and
+                # _2018: the year a question says (or the latest) picks among them
+                yearless = tuple(w for w in words if w != years[0])
+                lex.add(yearless, target, synonym=True)
+                whole = tuple(w for w in yearless if w not in _TOTAL_WORDS)
+                if whole and whole != yearless:
+                    lex.add(whole, target, synonym=True)  # "population" for total_pop_2018
+                lex.column_years[target] = int(years[0])
+            if len(words) == 3 and words[1] == "and":
+                # `countries_and_areas`: either noun names the column (weakly)
+                lex.add(words[:1], target, synonym=True)
+                lex.add(words[2:], target, synonym=True)
             totalled = tuple(w for w in words if w not in _TOTAL_WORDS)
             if totalled and totalled != words:
                 # "sleep" for sleep_total (and not sleep_rem): the whole, when only a name

@@ -331,6 +331,7 @@ def _parse(
     of_year = _part_of_year(tokens, p.taken, spec.time_grain)
 
     spans = sorted(find_spans(tokens, lexicon, p.taken) + spelled, key=lambda s: s.start)
+    spans = [_year_of_name(p, spec, lexicon, s) for s in spans]
     for span in spans:
         p.taken.update(range(span.start, span.end))
     named_share = [i for i in shared if any(s.end == i and _names_number(s) for s in spans)]
@@ -627,14 +628,23 @@ def _parse(
             # "on average, how many bakers appeared per episode" over a table of episodes:
             # "per episode" is what is averaged over, its rows, not a grouping.
             fact = measures[0].table.lower()
-            group_spans = [
+            per_row = [
                 g
                 for g in group_spans
-                if not (
-                    g.start > 0
-                    and tokens[g.start - 1] == "per"
-                    and any(t.kind == "table" and t.table.lower() == fact for t in g.targets)
+                if g.start > 0
+                and tokens[g.start - 1] == "per"
+                and (
+                    any(t.kind == "table" and t.table.lower() == fact for t in g.targets)
+                    # "average calories per item" where each row is one menu item (a few
+                    # names repeat): the rows are averaged, never a group for each name
+                    or _names_each_row(catalog, g)
                 )
+            ]
+            group_spans = [g for g in group_spans if g not in per_row]
+            p.notes += [
+                f"'per {_text(tokens, g)}' read as each row of {fact}"
+                for g in per_row
+                if _names_each_row(catalog, g)
             ]
         ranking = superlative is not None or limit is not None
         if ranking and len(measures) > 1 and (group_spans or limit is not None):
@@ -817,6 +827,19 @@ def _parse(
     elif desc is not None:
         spec.order_desc = desc
     spec.limit = limit
+    if (
+        tokens[:1] in (["which"], ["who"])
+        and not (spec.group_by or spec.listing or spec.time_grain or limit)
+        and spec.measures
+        and all(m.agg == "count" and m.target is None for m in spec.measures)
+    ):
+        # "which teams won the World Series": names are asked, and one count of the rows
+        # would answer another question; asked, never guessed
+        return _clarify(
+            "That asks which rows, and I could only count them: ask 'how many …', or for a "
+            "list by a name column ('list the team names where …').",
+            [],
+        )
     _choose_time_column(catalog, spec, dated_by, p.notes)
     tallied = {f"each row of {t} counted as one" for t, _ in p.tallied}
     if tallied:  # "cases" read as the tally column: the rows were not counted after all
@@ -2739,6 +2762,7 @@ def _holds_counts(column: Target) -> bool:
     if not is_numeric(column.type) or is_key(name) or name.lower() in _CALENDAR_WORDS:
         return False
     words, _ = split_unit(name)
+    words = tuple(w for w in words if not w.isdigit())  # `births_2018`: births
     last = words[-1] if words else ""
     if len(words) == 2 and words[1].endswith("ed") and verb_root(words[1]) is not None:
         last = words[0]  # `Individuals_Affected`: how many individuals were
@@ -2840,6 +2864,40 @@ def _rows_are_the_things(catalog: Catalog, column: Target) -> bool:
     if any(is_temporal(c.type) or c.name.lower() in _CALENDAR_WORDS for c in info.columns):
         return False
     return stored.distinct_count < info.row_count <= 2 * stored.distinct_count
+
+
+def _year_of_name(p: _Parse, spec: QuestionSpec, lexicon: Lexicon, span: Span) -> Span:
+    """One column for a name kept once per year (`life_expectancy_1970`, `_2000`, `_2018`):
+    the one of the year the question says, which then filters nothing ("in 2018" is in the
+    name), else the latest, said."""
+    years = {t: lexicon.column_years.get(t) for t in span.targets}
+    if len(span.targets) < 1 or any(y is None for y in years.values()):
+        return span
+    said = spec.time_range
+    year = int(said.start[:4]) if said is not None and _whole_years(spec) else None
+    chosen = [t for t, y in years.items() if y == year]
+    if year is not None and said is not None and not said.years and len(chosen) == 1:
+        spec.time_range = None  # the year is the column's own
+        return Span(span.start, span.end, (chosen[0],), guessed=span.guessed)
+    if len(span.targets) == 1 or said is not None:
+        return span
+    latest = max(span.targets, key=lambda t: years[t] or 0)
+    others = ", ".join(t.column or "" for t in span.targets if t is not latest)
+    p.notes.append(f"'{_text(p.tokens, span)}' read as {latest.column} (the latest; also {others})")
+    return Span(span.start, span.end, (latest,), guessed=span.guessed)
+
+
+def _names_each_row(catalog: Catalog, span: Span) -> bool:
+    """Whether a span names one text column whose values name the rows nearly one each (nine
+    in ten distinct, or more): a menu's `item`, a list's `name`."""
+    columns = [t for t in span.targets if t.kind == "column"]
+    if len(columns) != 1 or len(span.targets) != 1 or is_numeric(columns[0].type):
+        return False
+    info = catalog.table(columns[0].table)
+    stored = info.column(columns[0].column or "") if info is not None else None
+    if info is None or stored is None or info.row_count < 20:
+        return False
+    return stored.distinct_count >= 0.9 * info.row_count
 
 
 def _one_row_each(catalog: Catalog, span: Span) -> bool:

@@ -65,6 +65,11 @@ class GeneratedAnswer:
         )
         facts["visualization"] = chart_hint(shape, result)
         context = drafted.filters
+        if result:
+            # the result's column names are the catalog's words: `births_2018` said as
+            # "births 2018" states no number of the result
+            names = ", ".join(str(c) for c in result.get("columns") or [])
+            context += "; " + re.sub(r"[_.]", " ", names)
         if answer and result and drafted.coverage_sql and nothing_found(result):
             covers = self.data_coverage(drafted.coverage_sql, ctx)
             if covers:
