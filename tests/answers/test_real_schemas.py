@@ -407,6 +407,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO fastfood SELECT ['Sonic', 'Subway', 'Arbys'][1 + i % 3],
               'Item ' || i, 200 + (i * 53) % 700 FROM range(30) t(i);
         """,
+        "seasons": """
+            CREATE TABLE mlb_teams (year BIGINT, league_id VARCHAR, team_name VARCHAR,
+                                    homeruns BIGINT, earned_run_average DOUBLE,
+                                    best_year BIGINT);
+            INSERT INTO mlb_teams VALUES
+              (2009, 'AL', 'Boston Red Sox', 212, 4.35, 2004),
+              (2010, 'AL', 'Boston Red Sox', 211, 4.20, 2004),
+              (2010, 'NL', 'Chicago Cubs', 149, 3.99, 2016),
+              (2019, 'AL', 'Boston Red Sox', 245, 4.70, 2004),
+              (2019, 'NL', 'Chicago Cubs', 256, 4.10, 2016),
+              (2019, 'NL', 'Atlanta Braves', 249, 4.19, 1995);
+        """,
         "incidents": """
             CREATE TABLE breaches (State VARCHAR, year BIGINT, breach_start DATE,
                                    posted DATE);
@@ -1229,6 +1241,32 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Which 2 restaurants have the lowest average calories per item?",
             "SELECT restaurant, ROUND(AVG(calories), 2) FROM fastfood GROUP BY 1 "
             "ORDER BY 2 LIMIT 2",
+        ),
+        # "since 2010" on a year column has no end
+        (
+            "seasons",
+            "Total home runs per year since 2010",
+            "SELECT year, SUM(homeruns) FROM mlb_teams WHERE year >= 2010 GROUP BY year",
+        ),
+        # "which teams" by `team_name`; "ERA" spells earned_run_average, as does the name
+        # said whole (its last word is no average of "earned run")
+        (
+            "seasons",
+            "Which 2 teams had the lowest ERA in 2019?",
+            "SELECT team_name, earned_run_average FROM mlb_teams WHERE year = 2019 "
+            "ORDER BY 2 LIMIT 2",
+        ),
+        (
+            "seasons",
+            "Which 2 teams had the lowest earned run average in 2019?",
+            "SELECT team_name, earned_run_average FROM mlb_teams WHERE year = 2019 "
+            "ORDER BY 2 LIMIT 2",
+        ),
+        # "by" is a word, never the initials of best_year
+        (
+            "seasons",
+            "Average home runs by league",
+            "SELECT league_id, ROUND(AVG(homeruns), 2) FROM mlb_teams GROUP BY 1",
         ),
         # a country's name finds its ISO code in a column of codes
         (

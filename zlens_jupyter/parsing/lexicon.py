@@ -207,6 +207,9 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 if whole and whole != yearless:
                     lex.add(whole, target, synonym=True)  # "population" for total_pop_2018
                 lex.column_years[target] = int(years[0])
+            if len(words) > 1 and words[-1] == "id" and not is_numeric(col.type):
+                # `league_id` holding AL / NL: "by league" (a number id names its rows' key)
+                lex.add(words[:-1], target, synonym=True)
             if len(words) == 3 and words[1] == "and":
                 # `countries_and_areas`: either noun names the column (weakly)
                 lex.add(words[:1], target, synonym=True)
@@ -443,6 +446,33 @@ def _initialisms(
                 i += size - 1
                 break
         i += 1
+    return spans
+
+
+def initialisms_of_names(
+    tokens: list[str], lex: Lexicon, taken: set[int], ignore: frozenset[str]
+) -> list[Span]:
+    """ "ERA" for `earned_run_average`: a word of three to five letters, naming nothing itself
+    and no small word ("by" is never `birth_year`), spelled by the initials of exactly one
+    column's name of as many words. Marks it taken."""
+    spans: list[Span] = []
+    for i, token in enumerate(tokens):
+        if i in taken or not 3 <= len(token) <= 5 or not token.isalpha() or token in ignore:
+            continue
+        if lex.lookup([token]):
+            continue
+        found = {
+            t
+            for key, targets in lex.phrases.items()
+            if len(key) == len(token) and all(key) and "".join(w[0] for w in key) == token
+            for t in targets
+            if t.kind == "column"
+            and len(words := identifier_words(t.column or "")) == len(token)
+            and all(w.isalpha() for w in words)
+        }
+        if len(found) == 1:
+            spans.append(Span(i, i + 1, (found.pop(),)))
+            taken.add(i)
     return spans
 
 

@@ -26,6 +26,7 @@ from .lexicon import (
     Target,
     find_abbreviated,
     find_spans,
+    initialisms_of_names,
     is_key,
     is_numeric,
     is_temporal,
@@ -58,7 +59,15 @@ from .spec import (
     QuestionSpec,
     TimeRange,
 )
-from .words import STOPWORDS, identifier_words, question_tokens, split_unit, stem, to_number
+from .words import (
+    STOPWORDS,
+    identifier_words,
+    question_tokens,
+    split_unit,
+    stem,
+    stems,
+    to_number,
+)
 
 # Words that glue a question together without naming data.
 GLUE_WORDS = STOPWORDS | {
@@ -302,16 +311,11 @@ def _parse(
         ):
             p.taken.add(at)
     aggs = find_aggregates(tokens, p.taken)
-    if tokens[:2] == ["how", "many"]:
-        # "how many individuals were affected in total": "in total" says the count is of
-        # everything, not a second aggregate to find a column for
-        in_total = [a for a in aggs if a[2] == "sum" and tokens[a[0] - 1 : a[0]] == ["in"]]
-        aggs[:] = [a for a in aggs if a not in in_total]
-        p.taken.update(i for a in in_total for i in range(a[0] - 1, a[1]))
     # Before "per" is read as a grouping: "GDP per capita" may spell `gdpPercap`.
     spelled = run_together(tokens, lexicon, p.taken)
     spelled += lettered_names(tokens, lexicon, p.taken, GLUE_WORDS)  # "student faculty ratio"
     spelled += split_names(tokens, lexicon, p.taken)  # "individuals were affected"
+    spelled += initialisms_of_names(tokens, lexicon, p.taken, GLUE_WORDS)  # "ERA"
     group_starts = find_group_markers(tokens, p.taken)
     if tokens[:3] == ["which", "number", "of"]:
         # "which number of gears has the highest horsepower": the gears are the grouping
@@ -2066,8 +2070,19 @@ def _grouping(p: _Parse, span: Span, fact_table: str) -> list[GroupBy]:
             labels = [
                 c for c in info.columns if c.name.lower() in _ROW_LABELS and not is_numeric(c.type)
             ]
+            # `team_name` for "which teams": a text column whose name ends in name or title,
+            # the one beginning with the rows' noun when several do
+            noun = stem(p.tokens[span.end - 1])
+            named = [
+                c
+                for c in info.columns
+                if not is_numeric(c.type)
+                and (words := identifier_words(c.name))
+                and words[-1] in _LABELS
+            ]
+            named = [c for c in named if identifier_words(c.name)[0] == noun] or named
             key = next((c for c in info.columns if is_key(c.name)), None)
-            keys = labels or ([key] if key is not None else [])
+            keys = labels or (named[:1] if len(named) == 1 else []) or ([key] if key else [])
             return [GroupBy(info.name, k.name, alias=f"{stem(info.name)}_{k.name}") for k in keys]
     return []
 
@@ -2305,6 +2320,16 @@ def _names_with_aggregate_words(
             if joined:
                 kept.remove(agg)
                 out.append(Span(agg[0], span.end, tuple(joined)))
+                continue
+        after = next((a for a in kept if a[0] == span.end and a[1] - a[0] == 1), None)
+        if after is not None:
+            # "the lowest earned run average": the word ends the column's own whole name
+            # (`earned_run_average`), never an average of a column named "earned run"
+            whole = stems(tuple(tokens[span.start : after[1]]))
+            joined = [t for t in lex.phrases.get(whole, []) if t.kind == "column"]
+            if joined:
+                kept.remove(after)
+                out.append(Span(span.start, after[1], tuple(joined)))
                 continue
         if agg is not None and agg[2] == "count" and tokens[agg[0] : agg[1]] == ["number", "of"]:
             numeric = [

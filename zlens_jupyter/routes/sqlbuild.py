@@ -291,16 +291,17 @@ def _range_expr(spec: QuestionSpec, time: tuple[str, str | None], catalog: Catal
             return exp.EQ(this=month, expression=exp.Literal.number(months[0]))
         return exp.In(this=month, expressions=[exp.Literal.number(m) for m in months])
     parts = _parts_of(table, catalog) if column is None else frozenset()
-    whole_years = rng.start[5:] == "01-01" and rng.end[5:] == "01-01"
+    open_end = rng.end.startswith("9999")  # "since 2010": no end
+    whole_years = rng.start[5:] == "01-01" and (rng.end[5:] == "01-01" or open_end)
     if column is None and "year" in parts and ("month" not in parts or whole_years):
         if not whole_years:
             raise Unbuildable(f"{table} has years but no month column for '{rng.said}'.")
         year = exp.column("year", table=table)
         first, last = int(rng.start[:4]), int(rng.end[:4])
-        return exp.and_(
-            exp.GTE(this=year, expression=exp.Literal.number(first)),
-            exp.LT(this=year, expression=exp.Literal.number(last)),
-        )
+        since = exp.GTE(this=year, expression=exp.Literal.number(first))
+        if open_end:
+            return since
+        return exp.and_(since, exp.LT(this=year, expression=exp.Literal.number(last)))
     date = _date_expr(table, column, catalog)
     start = exp.cast(exp.Literal.string(rng.start), "DATE")
     end = exp.cast(exp.Literal.string(rng.end), "DATE")
