@@ -419,6 +419,19 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               (2019, 'NL', 'Chicago Cubs', 256, 4.10, 2016),
               (2019, 'NL', 'Atlanta Braves', 249, 4.19, 1995);
         """,
+        "homes": """
+            CREATE TABLE houses (price BIGINT, fireplaces BIGINT, sewer VARCHAR,
+                                 landValue BIGINT);
+            INSERT INTO houses VALUES (132500, 1, 'septic', 50000), (181115, 0, 'septic', 22300),
+              (109000, 1, 'public/commercial', 7300), (155000, 0, 'septic', 18700),
+              (325000, 2, 'public/commercial', 51000), (410000, 1, 'septic', 90000),
+              (89000, 0, 'none', 4000);
+        """,
+        "snacks": """
+            CREATE TABLE menu (item VARCHAR, calories BIGINT, trans_fat DOUBLE);
+            INSERT INTO menu VALUES ('Big Mac', 540, 1.0), ('Side Salad', 20, 0.0),
+              ('Big Fish', 390, 0.0), ('Mac Bites', 300, 0.5);
+        """,
         "incidents": """
             CREATE TABLE breaches (State VARCHAR, year BIGINT, breach_start DATE,
                                    posted DATE);
@@ -1267,6 +1280,39 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "seasons",
             "Average home runs by league",
             "SELECT league_id, ROUND(AVG(homeruns), 2) FROM mlb_teams GROUP BY 1",
+        ),
+        # having what a number column counts is that number above zero; "no" is zero
+        (
+            "homes",
+            "How many houses have a fireplace?",
+            "SELECT COUNT(*) FROM houses WHERE fireplaces > 0",
+        ),
+        (
+            "homes",
+            "How many houses have no fireplace?",
+            "SELECT COUNT(*) FROM houses WHERE fireplaces = 0",
+        ),
+        (
+            "snacks",
+            "How many menu items contain trans fat?",
+            "SELECT COUNT(*) FROM menu WHERE trans_fat > 0",
+        ),
+        # what a house sold for is its price; "type of" before a column only says kinds
+        (
+            "homes",
+            "How many houses sold for more than $300,000?",
+            "SELECT COUNT(*) FROM houses WHERE price > 300000",
+        ),
+        (
+            "homes",
+            "How many houses are there for each type of sewer?",
+            "SELECT sewer, COUNT(*) FROM houses GROUP BY 1",
+        ),
+        # "a Big Mac": a capitalized name of several words is that row, not a kind
+        (
+            "snacks",
+            "How many calories are in a Big Mac?",
+            "SELECT calories FROM menu WHERE item = 'Big Mac'",
         ),
         # a country's name finds its ISO code in a column of codes
         (

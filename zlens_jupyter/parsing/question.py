@@ -266,6 +266,8 @@ def _parse(
     tokens = _no_value_recorded(tokens)
     tokens = _joined_initialisms(tokens, lexicon)
     tokens, loss_read = _losses_as_figures(tokens, lexicon)
+    tokens, having_read = _having_a_number(tokens, lexicon, catalog)
+    tokens = _kind_of_a_column(tokens, lexicon)
     excluded = next((t for t in tokens if t in EXCLUSIONS), None)
     if excluded is not None:
         # "revenue without returns" must never become "revenue of returns": until exclusions
@@ -277,8 +279,7 @@ def _parse(
         )
     p = _Parse(tokens, set(), catalog, semantic)
     p.negated = negated
-    if loss_read:
-        p.notes.append(loss_read)
+    p.notes += [n for n in (loss_read, having_read) if n]
     # "what percentage / share / proportion of …": the filters pick a part of the whole.
     shared = [i for i, t in enumerate(tokens) if t in _SHARE_WORDS]
     # "survival rate": the share of the rows where `survived` is yes, of its table's rows
@@ -726,6 +727,10 @@ def _parse(
         # the words the comparison was said in, once ("children under 12")
         what = " ".join(tokens[max(0, comparison.op_start - 1) : comparison.value_end])
         if column is None and not _names_number(named):
+            column = _sale_price(tokens, comparison, catalog, spec.fact_table)
+            if column is not None:
+                p.notes.append(f"'{what}' read as {column.column}")
+        if column is None and not _names_number(named):
             column = _population_of(tokens, comparison, catalog, spec.fact_table)
             if column is not None:
                 p.notes.append(
@@ -937,6 +942,8 @@ def _value_filters(
                 and i > 0
                 and p.tokens[i - 1] in ("a", "an", "any", "every")
                 and _names_rows(p.catalog, match)
+                # "a Big Mac" is the item of that name: a capitalized name of several words
+                and not (match.word[:1].isupper() and len(words) > 1)
             ):
                 continue  # "the sales of a bank": a kind of company, not the one named Bank
             if p.tokens[i : i + len(words)] == words:
@@ -1605,6 +1612,7 @@ _HEAD_NOUNS = frozenset(
     | {"people", "person"}  # "unemployed people"
     | {"plan", "group", "status", "mode", "method", "option"}  # "meal plan" for `meal`
     | {"cost", "fee", "tuition"}  # "room and board cost" for `Room.Board`
+    | {"content", "system"}  # "sodium content", "sewer system"
 )
 # Verbs that say a comparison's column without naming it: "diamonds that weigh over 2 carats".
 _MEASURE_VERBS = frozenset(
@@ -2563,6 +2571,24 @@ def _negated_yes_no(
 
 
 _NUMBER_SCALES = frozenset({"thousand", "million", "billion"})  # "1 million people"
+_SOLD = frozenset({"sold", "sell", "sells", "selling", "went", "go", "goes", "priced"})
+
+
+def _sale_price(
+    tokens: list[str], comparison: Comparison, catalog: Catalog, fact: str | None
+) -> Target | None:
+    """ "houses that sold for more than $300,000": what a thing sold for is its one price
+    column (`price`, `sale_price`), when nothing else named the compared figure."""
+    before = tokens[max(0, comparison.op_start - 2) : comparison.op_start]
+    info = catalog.table(fact) if fact else None
+    if info is None or len(before) < 2 or before[1] not in ("for", "at") or before[0] not in _SOLD:
+        return None
+    prices = [c for c in info.columns if is_numeric(c.type) and "price" in identifier_words(c.name)]
+    if len(prices) != 1:
+        return None
+    return Target("column", info.name, prices[0].name, type=prices[0].type)
+
+
 # Words for how many people live somewhere: "counties with more than 1 million people".
 _INHABITANTS = frozenset({"people", "persons", "residents", "inhabitants"})
 # What a population column's name may add to it: `poptotal`, `total_population`.
@@ -2590,6 +2616,60 @@ def _population_of(
     if len(found) != 1:
         return None
     return Target("column", info.name, found[0].name, type=found[0].type)
+
+
+def _kind_of_a_column(tokens: list[str], lexicon: Lexicon) -> list[str]:
+    """ "for each type of sewer" -> "for each sewer": "type of", "kind of" before a column's
+    name only say its values are kinds."""
+    for i in range(len(tokens) - 2):
+        if tokens[i] in ("type", "kind", "sort") and tokens[i + 1] == "of":
+            named = [t for t in lexicon.lookup(tokens[i + 2 : i + 3]) if t.kind == "column"]
+            if named and not lexicon.lookup(tokens[i : i + 1]):
+                return [*tokens[:i], *tokens[i + 2 :]]
+    return tokens
+
+
+# Verbs of having a thing counted or measured by a column: "houses that have a fireplace".
+_HAVE_VERBS = frozenset(
+    {"have", "has", "had", "with", "contain", "contains", "include", "includes", "included"}
+)
+
+
+def _having_a_number(
+    tokens: list[str], lexicon: Lexicon, catalog: Catalog
+) -> tuple[list[str], str]:
+    """ "houses that have a fireplace" -> "… have more than 0 fireplace", "have no fireplace"
+    -> "have exactly 0 fireplace": having something a number column counts or measures
+    (`fireplaces`, `trans_fat`), with no number said, is that number above zero (or zero).
+    Only a column of whole or decimal numbers that is no key, calendar part or yes/no flag;
+    the reading is returned to be said."""
+    for i, verb in enumerate(tokens[:-1]):
+        if verb not in _HAVE_VERBS:
+            continue
+        j, none = i + 1, tokens[i + 1] == "no"
+        if none or tokens[j] in ("a", "an", "any", "some"):
+            j += 1
+        for size in (3, 2, 1):
+            words = tokens[j : j + size]
+            if len(words) < size or to_number(words[0]) is not None:
+                continue
+            found = {
+                (t.table, t.column)
+                for t in lexicon.lookup(words)
+                if t.kind == "column"
+                and is_numeric(t.type)
+                and not is_key(t.column or "")
+                and (t.column or "").lower() not in _CALENDAR_WORDS
+                and not _yes_no_column(t, catalog)
+            }
+            if len(found) != 1:
+                continue
+            (_, column), said = next(iter(found)), " ".join(tokens[i : j + size])
+            have = "have" if verb in ("contain", "contains", "include", "includes") else verb
+            compared = ["exactly", "0"] if none else ["more", "than", "0"]
+            out = [*tokens[:i], have, *compared, *words, *tokens[j + size :]]
+            return out, f"'{said}' read as {column} {'= 0' if none else '> 0'}"
+    return tokens, ""
 
 
 # Superlatives of a loss, which rank its figure the other way: "the largest loss".
