@@ -473,7 +473,19 @@ def initialisms_of_names(
         if len(found) == 1:
             spans.append(Span(i, i + 1, (found.pop(),)))
             taken.add(i)
+        elif found:
+            # "ERA" over earned_run_average and earned_runs_allowed: the person picks
+            names = sorted(f"{t.table}.{t.column}" for t in found)
+            raise AmbiguousName(token, names)
     return spans
+
+
+class AmbiguousName(Exception):
+    """A word that spells several columns' names (their initials): which one is asked."""
+
+    def __init__(self, word: str, names: list[str]) -> None:
+        super().__init__(f"'{word}' could be {', '.join(names)}")
+        self.word, self.names = word, names
 
 
 _COPULAS = frozenset({"was", "were", "is", "are", "been", "be", "got", "get"})

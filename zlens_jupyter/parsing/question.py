@@ -21,6 +21,7 @@ from ..warehouse import Catalog, ColumnInfo, TableInfo, ValueMatch
 from ..wordforms import adjective_base, is_english, is_noun, is_verb, value_forms, verb_root
 from .frame import EXCLUSIONS, read_frame
 from .lexicon import (
+    AmbiguousName,
     Lexicon,
     Span,
     Target,
@@ -316,7 +317,13 @@ def _parse(
     spelled = run_together(tokens, lexicon, p.taken)
     spelled += lettered_names(tokens, lexicon, p.taken, GLUE_WORDS)  # "student faculty ratio"
     spelled += split_names(tokens, lexicon, p.taken)  # "individuals were affected"
-    spelled += initialisms_of_names(tokens, lexicon, p.taken, GLUE_WORDS)  # "ERA"
+    try:
+        spelled += initialisms_of_names(tokens, lexicon, p.taken, GLUE_WORDS)  # "ERA"
+    except AmbiguousName as several:
+        return _clarify(
+            f"'{several.word.upper()}' could be {', '.join(several.names)}: which one?",
+            several.names,
+        )
     group_starts = find_group_markers(tokens, p.taken)
     if tokens[:3] == ["which", "number", "of"]:
         # "which number of gears has the highest horsepower": the gears are the grouping
@@ -2635,6 +2642,13 @@ _HAVE_VERBS = frozenset(
 )
 
 
+# Words that may follow the thing had: "houses with a fireplace in 2006", "… and a pool".
+_AFTER_A_THING = frozenset(
+    {"in", "on", "at", "and", "or", "for", "from", "by", "during", "since", "before", "after"}
+    | {"per", "than", "that", "who", "which", "were", "was", "are", "is"}
+)
+
+
 def _having_a_number(
     tokens: list[str], lexicon: Lexicon, catalog: Catalog
 ) -> tuple[list[str], str]:
@@ -2653,6 +2667,9 @@ def _having_a_number(
             words = tokens[j : j + size]
             if len(words) < size or to_number(words[0]) is not None:
                 continue
+            after = tokens[j + size] if j + size < len(tokens) else ""
+            if after and after not in _AFTER_A_THING:
+                continue  # "had a winning record": the column names only part of the thing
             found = {
                 (t.table, t.column)
                 for t in lexicon.lookup(words)
