@@ -78,6 +78,9 @@ class Lexicon:
     table_endings: dict[str, list[Target]] = field(default_factory=dict)  # one-word table names
     # Columns with a year in their name (`births_2018`, `life_expectancy_1970`) -> that year
     column_years: dict[Target, int] = field(default_factory=dict)
+    # Indexes derived from the phrases on first use (the lexicon is kept per catalog): a
+    # question then costs a lookup, not a pass over every phrase of 5,000 tables.
+    derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     longest: int = 1
     # What each bucket holds, as a set: `target not in bucket` on the list was quadratic
     # ("city" names 1,000 columns at 1,000 tables: 8 s of building the lexicon).
@@ -461,15 +464,7 @@ def initialisms_of_names(
             continue
         if lex.lookup([token]):
             continue
-        found = {
-            t
-            for key, targets in lex.phrases.items()
-            if len(key) == len(token) and all(key) and "".join(w[0] for w in key) == token
-            for t in targets
-            if t.kind == "column"
-            and len(words := identifier_words(t.column or "")) == len(token)
-            and all(w.isalpha() for w in words)
-        }
+        found = set(_initials_index(lex).get(token, ()))
         if len(found) == 1:
             spans.append(Span(i, i + 1, (found.pop(),)))
             taken.add(i)
@@ -478,6 +473,24 @@ def initialisms_of_names(
             names = sorted(f"{t.table}.{t.column}" for t in found)
             raise AmbiguousName(token, names)
     return spans
+
+
+def _initials_index(lex: Lexicon) -> dict[str, set[Target]]:
+    """{"era": {earned_run_average, earned_runs_allowed}}: the initials of every column name
+    of three to five alphabetic words, built once per lexicon."""
+    if "initials" not in lex.derived:
+        index: dict[str, set[Target]] = {}
+        for key, targets in lex.phrases.items():
+            if not 3 <= len(key) <= 5 or not all(key):
+                continue
+            initials = "".join(w[0] for w in key)
+            for t in targets:
+                words = identifier_words(t.column or "") if t.kind == "column" else ()
+                if len(words) == len(key) and all(w.isalpha() for w in words):
+                    index.setdefault(initials, set()).add(t)
+        lex.derived["initials"] = index
+    found: dict[str, set[Target]] = lex.derived["initials"]
+    return found
 
 
 class AmbiguousName(Exception):
@@ -520,15 +533,16 @@ def lettered_names(
     a word for each letter (its initial) and the words as they are. At least two letters, so
     one word's initial alone never stands for a name. Marks the words it uses taken."""
     spans: list[Span] = []
-    lettered = [
-        (key, targets)
-        for key, targets in lex.phrases.items()
-        if len(key) >= 3
-        and sum(len(w) == 1 for w in key) >= 2
-        and any(len(w) > 1 for w in key)
-        and all(w.isalpha() for w in key)
-    ]
-    for key, targets in lettered:
+    if "lettered" not in lex.derived:
+        lex.derived["lettered"] = [
+            (key, targets)
+            for key, targets in lex.phrases.items()
+            if len(key) >= 3
+            and sum(len(w) == 1 for w in key) >= 2
+            and any(len(w) > 1 for w in key)
+            and all(w.isalpha() for w in key)
+        ]
+    for key, targets in lex.derived["lettered"]:
         columns = [t for t in targets if t.kind == "column"]
         if len(columns) != 1:
             continue
