@@ -432,6 +432,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO menu VALUES ('Big Mac', 540, 1.0), ('Side Salad', 20, 0.0),
               ('Big Fish', 390, 0.0), ('Mac Bites', 300, 0.5);
         """,
+        "showroom": """
+            CREATE TABLE Cars93 (Model VARCHAR, Origin VARCHAR, "Man.trans.avail" VARCHAR,
+                                 Horsepower BIGINT);
+            INSERT INTO Cars93 VALUES ('Integra', 'non-USA', 'Yes', 140),
+              ('Century', 'USA', 'No', 110), ('Camaro', 'USA', 'Yes', 160),
+              ('Civic', 'non-USA', 'Yes', 102), ('Caprice', 'USA', 'No', 170);
+        """,
         "incidents": """
             CREATE TABLE breaches (State VARCHAR, year BIGINT, breach_start DATE,
                                    posted DATE);
@@ -1313,6 +1320,19 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "snacks",
             "How many calories are in a Big Mac?",
             "SELECT calories FROM menu WHERE item = 'Big Mac'",
+        ),
+        # a name of words cut short, said whole in another order (`Man.trans.avail`)
+        (
+            "showroom",
+            "What percentage of cars are available with a manual transmission?",
+            "SELECT ROUND(100.0 * COUNT(*) FILTER (WHERE \"Man.trans.avail\" = 'Yes') "
+            "/ COUNT(*), 2) FROM Cars93",
+        ),
+        # "American-made": made where the nationality says, never the column `Make`
+        (
+            "showroom",
+            "How many American-made cars are there?",
+            "SELECT COUNT(*) FROM Cars93 WHERE Origin = 'USA'",
         ),
         # a country's name finds its ISO code in a column of codes
         (

@@ -314,6 +314,7 @@ def find_abbreviated(
     """
     spans: list[Span] = []
     spans += _initialisms(tokens, lex, taken, ignore)
+    spans += _shortened_names(tokens, lex, taken)
     spans += run_together(tokens, lex, taken)
     for i, token in enumerate(tokens):
         if i in taken or token in ignore or len(token) < 4 or not token.isalpha():
@@ -333,6 +334,52 @@ def find_abbreviated(
             spans.append(Span(i, i + 1, (found[0],), guessed=guessed))
         elif len(found) > 1:
             return token, sorted(f"{t.table}.{t.column}" for t in found)
+    return spans
+
+
+def _shortened_names(tokens: list[str], lex: Lexicon, taken: set[int]) -> list[Span]:
+    """ "available with a manual transmission" for `Man.trans.avail`: a name of two to four
+    words, some cut short, each the beginning of a different unexplained word within six
+    words of the others, in any order. One column only; marks the words it uses taken."""
+    if "shortened" not in lex.derived:
+        lex.derived["shortened"] = [
+            (key, [t for t in targets if t.kind == "column"])
+            for key, targets in lex.phrases.items()
+            if 2 <= len(key) <= 4
+            and all(len(w) >= 3 and w.isalpha() for w in key)
+            and len(set(key)) == len(key)
+        ]
+    found: dict[Target, list[int]] = {}
+    for key, columns in lex.derived["shortened"]:
+        if len(columns) != 1:
+            continue
+        for start in range(len(tokens)):
+            used: list[int] = []
+            for word in key:
+                at = next(
+                    (
+                        i
+                        for i in range(start, min(start + 6, len(tokens)))
+                        if i not in taken and i not in used and tokens[i].startswith(word)
+                    ),
+                    None,
+                )
+                if at is None:
+                    break
+                used.append(at)
+            # some word cut short ("man" of manual; a plural is no cut), and only small words
+            # between ("available with a manual transmission"; never "passengers by class")
+            cut = any(stem(tokens[i]) != w for i, w in zip(used, key, strict=False))
+            between = set(range(min(used, default=0), max(used, default=0) + 1)) - set(used)
+            small = all(tokens[i] in ("with", "a", "an", "the", "of", "and") for i in between)
+            if len(used) == len(key) and cut and small:
+                found.setdefault(columns[0], used)
+                break
+    spans: list[Span] = []
+    if len(found) == 1:
+        column, used = next(iter(found.items()))
+        spans.append(Span(min(used), max(used) + 1, (column,), guessed=True))
+        taken.update(range(min(used), max(used) + 1))
     return spans
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from ..semantic import SemanticModel
-from ..vocabulary import negatives, opposites, people, quantities, units
+from ..vocabulary import negatives, opposites, people, quantities, units, value_synonyms
 from ..warehouse import Catalog, ColumnInfo, TableInfo, ValueMatch
 from ..wordforms import adjective_base, is_english, is_noun, is_verb, value_forms, verb_root
 from .frame import EXCLUSIONS, read_frame
@@ -266,6 +266,12 @@ def _parse(
     tokens, negated = _negated_yes_no(tokens, lexicon, catalog)
     tokens = _no_value_recorded(tokens)
     tokens = _joined_initialisms(tokens, lexicon)
+    # "American-made cars": made where the nationality says, never the column `Make`
+    tokens = [
+        t
+        for i, t in enumerate(tokens)
+        if not (t == "made" and i > 0 and tokens[i - 1] in value_synonyms())
+    ]
     tokens, loss_read = _losses_as_figures(tokens, lexicon)
     tokens, having_read = _having_a_number(tokens, lexicon, catalog)
     tokens = _kind_of_a_column(tokens, lexicon)
