@@ -39,6 +39,9 @@ from zlens_jupyter.session import Session
 
 MakeSession = Callable[..., Session]
 SLACK_S = 1.0  # the bound: a run ends within its deadline + 1 s
+# A whole `zlens ask` process: start-up and the catalog come out of the deadline before the
+# model is asked, so a loaded machine needs more than 2 s for the model to be reached at all.
+CLI_DEADLINE_S = 4
 # What the offline path answers QUESTION with, over the real sample data (the numbers of
 # CHANNEL_SENTENCE; test_degradation compares a whole offline session the same way).
 OFFLINE_ROWS = [["web", 32457], ["store", 12607], ["partner", 9930]]
@@ -367,7 +370,7 @@ def test_problem5_zlens_ask_with_a_deadline_ends_on_time_against_a_faulty_model(
         "--project",
         str(project),
         "--deadline",
-        "2",
+        str(CLI_DEADLINE_S),
         "--json",
         "--quiet",
     ]
@@ -376,6 +379,6 @@ def test_problem5_zlens_ask_with_a_deadline_ends_on_time_against_a_faulty_model(
     record = json.loads(done.stdout)
     assert record["stop_reason"] == "timeout"
     assert record["status"] == "needs_review"
-    assert record["usage"]["elapsed_s"] <= 2.0 + SLACK_S
+    assert record["usage"]["elapsed_s"] <= CLI_DEADLINE_S + SLACK_S
     assert server.requests  # the model was really asked
     assert TEST_KEY not in done.stdout + done.stderr
