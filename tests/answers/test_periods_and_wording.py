@@ -175,3 +175,20 @@ def test_a_quarterly_answer_names_quarters(shop):
     start = f"Q{(first.month - 1) // 3 + 1} {first.year}"
     end = f"Q{(last.month - 1) // 3 + 1} {last.year}"
     assert run.answer.startswith(f"Orders by quarter from {start} to {end}: ")
+
+
+@pytest.mark.parametrize(
+    ("alias", "said"),
+    [
+        # a column that is itself an average is said once as one
+        ("avg_avg_price_per_room", "Average price per room"),
+        ("sum_total_sales", "Total sales"),
+        # the maximum of an average keeps both words: it is not the maximum price
+        ("max_avg_price", "Maximum avg price"),
+        ("avg_weight_kg", "Average weight (kg)"),
+    ],
+)
+def test_an_aggregate_named_twice_is_said_once(alias: str, said: str) -> None:
+    from zlens_jupyter.routes.narrate import humanize
+
+    assert humanize(alias) == said

@@ -58,6 +58,13 @@ def humanize(alias: str) -> str:
     ):
         if text.startswith(prefix):
             text = word + text[len(prefix) :]
+    # `avg_avg_price_per_room`: a column that is itself an average says it once (the maximum
+    # of an average price stays "maximum avg price")
+    text = re.sub(
+        r"^(?:(average) (?:avg|average|mean)|(total) (?:sum|total)|(maximum) max|(minimum) min) ",
+        lambda m: f"{next(g for g in m.groups() if g)} ",
+        text,
+    )
     if unit is not None:
         text += f" ({unit[1]})"
     return text[:1].upper() + text[1:]
