@@ -439,6 +439,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Century', 'USA', 'No', 110), ('Camaro', 'USA', 'Yes', 160),
               ('Civic', 'non-USA', 'Yes', 102), ('Caprice', 'USA', 'No', 170);
         """,
+        "tv": """
+            CREATE TABLE ratings (series BIGINT, episode BIGINT, viewers_7day DOUBLE,
+                                  viewers_28day DOUBLE);
+            INSERT INTO ratings VALUES (1, 1, 2.24, 2.4), (1, 2, 3.0, 3.2), (2, 1, 3.1, 3.5),
+              (2, 2, 3.6, 3.9);
+        """,
         "incidents": """
             CREATE TABLE breaches (State VARCHAR, year BIGINT, breach_start DATE,
                                    posted DATE);
@@ -1511,6 +1517,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("survey", "How many of the colleges are universities?"),
         # Norway is no country in the data: a yes/no column's `no` is never its code
         ("travel", "How many stays came from Norway?"),
+        # "viewers" over viewers_7day and viewers_28day: which count is asked, never picked
+        ("tv", "Average viewers by series"),
         # "which ships …" asks for names: a count of the rows answers another question
         ("fleet", "Which ships were wrecked?"),
         # one row named by its label cannot be counted for something else ("people")

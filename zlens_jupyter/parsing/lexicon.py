@@ -78,6 +78,8 @@ class Lexicon:
     table_endings: dict[str, list[Target]] = field(default_factory=dict)  # one-word table names
     # Columns with a year in their name (`births_2018`, `life_expectancy_1970`) -> that year
     column_years: dict[Target, int] = field(default_factory=dict)
+    # Columns named by their words without a number (`viewers_7day`, `viewers_28day`)
+    numbered_variants: set[Target] = field(default_factory=set)
     # Indexes derived from the phrases on first use (the lexicon is kept per catalog): a
     # question then costs a lookup, not a pass over every phrase of 5,000 tables.
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -210,6 +212,12 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 if whole and whole != yearless:
                     lex.add(whole, target, synonym=True)  # "population" for total_pop_2018
                 lex.column_years[target] = int(years[0])
+            digitless = tuple(w for w in words if not any(ch.isdigit() for ch in w))
+            if not years and digitless and len(digitless) < len(words):
+                # "viewers" for viewers_7day and viewers_28day: a weak name, and where several
+                # columns share it the person picks
+                lex.add(digitless, target, synonym=True)
+                lex.numbered_variants.add(target)
             if len(words) > 1 and words[-1] == "id" and not is_numeric(col.type):
                 # `league_id` holding AL / NL: "by league" (a number id names its rows' key)
                 lex.add(words[:-1], target, synonym=True)

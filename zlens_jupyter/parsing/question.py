@@ -351,6 +351,13 @@ def _parse(
     spans = sorted(find_spans(tokens, lexicon, p.taken) + spelled, key=lambda s: s.start)
     spans = [_year_of_name(p, spec, lexicon, s) for s in spans]
     for span in spans:
+        variants = [t for t in span.targets if t in lexicon.numbered_variants]
+        if len(variants) > 1 and len(variants) == len(span.targets):
+            # "viewers" over viewers_7day and viewers_28day: which count is meant is asked
+            names = [f"{t.table}.{t.column}" for t in variants]
+            said = _text(tokens, span)
+            return _clarify(f"'{said}' could be {' or '.join(names)}: which one?", names)
+    for span in spans:
         p.taken.update(range(span.start, span.end))
     named_share = [i for i in shared if any(s.end == i and _names_number(s) for s in spans)]
     if named_share:
