@@ -352,6 +352,9 @@ def _parse(
     spans = [_year_of_name(p, spec, lexicon, s) for s in spans]
     for span in spans:
         variants = [t for t in span.targets if t in lexicon.numbered_variants]
+        same_table = [t for t in span.targets if t.kind == "column" and is_numeric(t.type)]
+        if len(same_table) > 1 and len({t.table for t in same_table}) == 1:
+            variants = same_table  # two numbers of one table under one name: never the first
         if len(variants) > 1 and len(variants) == len(span.targets):
             # "viewers" over viewers_7day and viewers_28day: which count is meant is asked
             names = [f"{t.table}.{t.column}" for t in variants]
