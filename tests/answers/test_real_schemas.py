@@ -445,6 +445,15 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO ratings VALUES (1, 1, 2.24, 2.4), (1, 2, 3.0, 3.2), (2, 1, 3.1, 3.5),
               (2, 2, 3.6, 3.9);
         """,
+        "parks": """
+            CREATE TABLE teams (year BIGINT, team_name VARCHAR, ball_park VARCHAR, wins BIGINT);
+            INSERT INTO teams SELECT 2000 + y, t.name,
+              t.park || CASE WHEN y < 5 THEN '' ELSE ' II' END, 60 + y
+              FROM range(10) r(y), (VALUES ('Boston Red Sox', 'Fenway Park'),
+              ('Chicago Cubs', 'Wrigley Field'), ('Atlanta Braves', 'Turner Field'),
+              ('Detroit Tigers', 'Comerica Park'), ('Texas Rangers', 'Globe Life Park'))
+              t(name, park);
+        """,
         "incidents": """
             CREATE TABLE breaches (State VARCHAR, year BIGINT, breach_start DATE,
                                    posted DATE);
@@ -1339,6 +1348,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "showroom",
             "How many American-made cars are there?",
             "SELECT COUNT(*) FROM Cars93 WHERE Origin = 'USA'",
+        ),
+        # a named row's text, as its number would be
+        (
+            "parks",
+            "What was the Boston Red Sox's ballpark in 2004?",
+            "SELECT ball_park FROM teams WHERE team_name = 'Boston Red Sox' AND year = 2004",
         ),
         # a country's name finds its ISO code in a column of codes
         (

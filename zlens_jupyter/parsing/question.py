@@ -1456,6 +1456,23 @@ def _measures(
             if shown is not None:
                 return [Measure("max", near, shown, alias=shown.column or "value")]
             return [Measure("count", near, None, alias="row_count")]
+        texts = [
+            t
+            for s in spans
+            for t in s.targets[:1]
+            if t.kind == "column"
+            and not is_numeric(t.type)
+            and (t.table.lower(), (t.column or "").lower()) not in p.pinned
+        ]
+        if len(texts) == 1 and texts[0].table.lower() in p.named_rows and not grouped:
+            # "what was the Boston Red Sox's ballpark in 2004": a text of the named row, as
+            # its number would be; the last in order if several rows hold the name, said
+            text = texts[0]
+            named = p.named_rows[text.table.lower()]
+            p.notes.append(
+                f"the {text.column} of the row named {named} (the last in order, if several)"
+            )
+            return [Measure("max", text.table, text, alias=text.column or "value")]
         return _clarify("Which measure should I compute? Name a metric or a numeric column.", [])
     for m in measures:  # "total murders", not "total total": a tally is named by its table
         tallied = m.target.column if m.target is not None else None
@@ -3099,6 +3116,8 @@ def _names_rows(catalog: Catalog, match: ValueMatch) -> bool:
     column = info.column(match.column) if info is not None else None
     if info is None or column is None or is_numeric(column.type):
         return False
+    if identifier_words(match.column)[-1:] in (("name",), ("title",)):
+        return True  # `team_name`: a name column, however few its values
     return not column.distinct_values or len(column.distinct_values) == info.row_count
 
 
