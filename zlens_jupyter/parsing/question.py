@@ -755,10 +755,9 @@ def _parse(
                 p.notes.append(f"'{what}' read as {column.column}")
         if column is None and not _names_number(named):
             column = _population_of(tokens, comparison, catalog, spec.fact_table)
-            if column is not None:
-                p.notes.append(
-                    f"'{what}' read as {column.column} {comparison.op} {comparison.value}"
-                )
+            if column is not None:  # "'more than 1 million people' read as poptotal"
+                people_said = " ".join(tokens[comparison.op_start : comparison.value_end + 1])
+                p.notes.append(f"'{people_said}' read as {column.column}")
         if column is None and not _names_number(named):
             column = _age_of_people(tokens, comparison, lexicon, spec.fact_table)
             if column is not None:
@@ -2427,6 +2426,12 @@ def _timeless(p: _Parse, time: TimeRange) -> bool:
     one_year = one_year and int(time.end[:4]) - int(time.start[:4]) == 1
     if not one_year or (p.semantic is not None and p.semantic.time is not None):
         return False
+    if any(
+        re.search(r"(?:^|[^0-9])(?:18|19|20)\d\d(?:$|[^0-9])", c.name)
+        for t in p.catalog.tables.values()
+        for c in t.columns
+    ):
+        return False  # years kept in names (`total_pop_2018`): another year is asked about
     return not _has_dates(p.catalog) and not any(
         _calendar_columns(p.catalog, t.name) for t in p.catalog.tables.values()
     )

@@ -196,7 +196,7 @@ class ValueIndex:
         for first in range(len(tokens) - 1):
             # "first class passengers": a common word stored under another form (`1st`) is a
             # value only right before a word of its column's name (passengerClass)
-            word, after = tokens[first][2].lower(), tokens[first + 1][2].lower()
+            word = tokens[first][2].lower()
             if taken[first] or word not in _COMMON_WORDS:
                 continue
             ahead = first + 1
