@@ -152,6 +152,26 @@ DATASETS: tuple[Any, ...] = (
         (Table("sowc_demographics", "openintro", "sowc_demographics"),),
         "UNICEF State of the World's Children 2019: population (thousands), life expectancy",
     ),
+    Dataset(
+        "bundesliga",
+        (Table("Bundesliga", "vcd", "Bundesliga"),),
+        "German Bundesliga match results 1963-2008: home and away team, goals, round, season",
+    ),
+    Dataset(
+        "cpu",
+        (Table("cpu", "openintro", "cpu", dates=("released",)),),
+        "875 Intel and AMD processors released 2010-2020: cores, clocks, cache, power",
+    ),
+    Dataset(
+        "beps",
+        (Table("BEPS", "carData", "BEPS"),),
+        "British Election Panel Study 1997-2001: vote, age, leader and economy ratings",
+    ),
+    Dataset(
+        "smoking",
+        (Table("smoking", "openintro", "smoking"),),
+        "1,691 UK survey respondents: smoker Yes/No, cigarettes per day, income band, region",
+    ),
 )
 
 
