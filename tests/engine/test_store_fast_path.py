@@ -171,3 +171,40 @@ def test_folders_removed_while_the_store_is_open_are_made_again(tmp_path):
     assert json.loads((store.dir / "run_b.json").read_text())["status"] == "completed"
     assert not (store.live_dir / "run_b").exists()
     assert not [p for p in store.dir.iterdir() if p.name.startswith(".")]  # no temp left
+
+
+def test_a_large_record_is_written_whole_byte_for_byte(tmp_path):
+    """Records are written with os-level calls (issue 11): a multi-megabyte record with
+    non-ASCII text and newlines is on disk exactly as encoded, and reads back."""
+    from zlens_jupyter.store import _encode, cap_record
+
+    store = RunStore(tmp_path)
+    text = "Zürich naïve — 東京\nline two\r\n" * 2000  # ~60k characters, under MAX_TEXT
+    rows = [[i, text] for i in range(60)]
+    run = AgentRun(
+        id="run_wide",
+        question="how big?",
+        status=RunStatus.COMPLETED,
+        result={"columns": ["n", "t"], "rows": rows},
+    )
+    store.save(run)
+    path = store.dir / "run_wide.json"
+    assert path.stat().st_size > 3_000_000
+    assert path.read_bytes() == _encode(cap_record(run.to_dict()))
+    assert RunStore(tmp_path).load("run_wide").result["rows"] == rows
+
+
+def test_a_write_that_fails_leaves_no_temp_file_and_is_said(tmp_path):
+    """A record that cannot take its place (here a folder sits on its name) raises
+    RunNotStored, and neither the temp file nor a half record is left behind."""
+    import pytest
+
+    from zlens_jupyter.store import RunNotStored
+
+    store = RunStore(tmp_path)
+    store.save(AgentRun(id="run_first", question="q", status=RunStatus.COMPLETED))
+    (store.dir / "run_blocked.json").mkdir()
+    with pytest.raises(RunNotStored):
+        store.save(AgentRun(id="run_blocked", question="q", status=RunStatus.COMPLETED))
+    assert not [p for p in store.dir.iterdir() if p.name.startswith(".")]
+    assert (store.dir / "run_blocked.json").is_dir()
