@@ -87,6 +87,14 @@ def negatives() -> dict[str, tuple[str, ...]]:
 
 
 @cache
+def happenings() -> frozenset[str]:
+    """Verbs saying only that counted things took place ("matches were played")."""
+    words = _data().get("happenings") or []
+    assert isinstance(words, list)
+    return frozenset(str(w).lower() for w in words)
+
+
+@cache
 def people() -> frozenset[str]:
     """Nouns for persons ("passengers", "children"): their comparisons are about age."""
     words = _data().get("people") or []

@@ -190,6 +190,12 @@ def is_noun(word: str) -> bool:
     return "NOUN" in _lemmas(word.lower())
 
 
+def is_unknown(word: str) -> bool:
+    """Whether the English tables know no form of the word: a domain's own noun
+    ("processors", "pitchers" are not all there), never a glue word."""
+    return word.isalpha() and len(word) > 3 and not _lemmas(word.lower())
+
+
 @cache
 def is_verb(word: str) -> bool:
     """Whether the English tables read the word as a verb ("hit", "scored")."""

@@ -476,6 +476,36 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO labour VALUES ('2009-01-01', 12058), ('2009-02-01', 12898),
               ('2000-01-01', 5652), ('2007-01-01', 7116);
         """,
+        # each processor one named row, with a release date; `process` is the node size
+        "chips": """
+            CREATE TABLE chips (name VARCHAR, cores BIGINT, base_clock DOUBLE, process BIGINT,
+                                released DATE);
+            INSERT INTO chips SELECT 'Chip ' || i, 2 + (i % 8), 2.0 + (i % 13) / 10.0,
+              CASE WHEN i % 3 = 0 THEN 7 ELSE 14 END, DATE '2010-01-01' + INTERVAL (i * 9) DAY
+              FROM range(40) t(i);
+        """,
+        # a yes/no column named by the verb its doers are named by ("smokers" for `smoke`)
+        "habits": """
+            CREATE TABLE smoking (gender VARCHAR, age BIGINT, region VARCHAR, smoke VARCHAR);
+            INSERT INTO smoking SELECT CASE WHEN i % 2 = 0 THEN 'Male' ELSE 'Female' END,
+              18 + (i * 7) % 60, CASE WHEN i % 3 = 0 THEN 'North' ELSE 'South' END,
+              CASE WHEN i % 5 IN (0, 1) THEN 'Yes' ELSE 'No' END FROM range(60) t(i);
+        """,
+        # matches by the year their season began, no date column
+        "league": """
+            CREATE TABLE matches (HomeTeam VARCHAR, AwayTeam VARCHAR, HomeGoals BIGINT,
+                                  Year BIGINT);
+            INSERT INTO matches SELECT 'Team ' || (i % 6), 'Team ' || ((i + 1) % 6), i % 4,
+              1989 + (i % 4) FROM range(30) t(i);
+        """,
+        # a column that is each row's own median price
+        "housing": """
+            CREATE TABLE housing (city VARCHAR, year BIGINT, month BIGINT, sales DOUBLE,
+                                  median DOUBLE);
+            INSERT INTO housing VALUES ('Austin', 2010, 1, 100, 180000),
+              ('Austin', 2010, 2, 120, 190000), ('Waco', 2010, 1, 40, 90000),
+              ('Waco', 2010, 2, 45, 95000), ('Austin', 2011, 1, 130, 210000);
+        """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
             INSERT INTO city_sales VALUES
@@ -1409,6 +1439,57 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "What was the average sample size?",
             "SELECT ROUND(AVG(samplesize), 2) FROM polls",
         ),
+        # "processors" are the rows (named one by one, dated), never `process` cut short
+        (
+            "chips",
+            "How many processors have at least 8 cores?",
+            "SELECT COUNT(*) FROM chips WHERE cores >= 8",
+        ),
+        (
+            "chips",
+            "Which processor has the highest base clock?",
+            "SELECT name, MAX(base_clock) FROM chips GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1",
+        ),
+        # "smokers": the rows whose `smoke` is yes, never every row of `smoking`
+        (
+            "habits",
+            "What is the median age of smokers?",
+            "SELECT MEDIAN(age) FROM smoking WHERE smoke = 'Yes'",
+        ),
+        (
+            "habits",
+            "Number of smokers per region",
+            "SELECT region, COUNT(*) FROM smoking WHERE smoke = 'Yes' GROUP BY 1",
+        ),
+        (
+            "habits",
+            "How many smokers are under 25?",
+            "SELECT COUNT(*) FROM smoking WHERE smoke = 'Yes' AND age < 25",
+        ),
+        (
+            "habits",
+            "Compare the percentage of smokers among men and women",
+            "SELECT gender, ROUND(100.0 * COUNT(*) FILTER (smoke = 'Yes') / COUNT(*), 2) "
+            "FROM smoking GROUP BY 1",
+        ),
+        # a verb saying only that the counted things took place keeps every row
+        (
+            "league",
+            "How many matches were played in the 1990/91 season?",
+            "SELECT COUNT(*) FROM matches WHERE Year = 1990",
+        ),
+        # "median sale price" over a column named `median`: the column, not a median of it
+        (
+            "housing",
+            "What was the highest median price in Austin?",
+            "SELECT MAX(median) FROM housing WHERE city = 'Austin'",
+        ),
+        (
+            "housing",
+            "Average median sale price by city",
+            "SELECT city, ROUND(AVG(median), 2) FROM housing GROUP BY 1",
+        ),
+        ("housing", "What is the median sales?", "SELECT MEDIAN(sales) FROM housing"),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:
@@ -1476,6 +1557,13 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
         ("station", "What percentage of days were above 85 degrees?", "'degrees' read as Temp"),
         # a word found inside a run-together name ("state" in Outstate) is a guess, said
         ("survey", "Average state by college", "'state' read as Outstate"),
+        # a season across two years, kept under the year it began
+        (
+            "league",
+            "How many matches were played in the 1990/91 season?",
+            "the 1990/91 season read as the year 1990 (the year it began)",
+        ),
+        ("housing", "Average median sale price by city", "'median sale price' read as median"),
     ],
 )
 def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
@@ -1540,6 +1628,12 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("fleet", "Which ships were wrecked?"),
         # one row named by its label cannot be counted for something else ("people")
         ("jobs", "How many people work as carpenters?"),
+        # no price anywhere: "cheapest" ranks nothing, and `process` is not "processor"
+        ("chips", "What is the cheapest processor?"),
+        # "passengers rescued": a verb that picks some rows, with no column for it, is asked
+        ("fleet", "How many ships were rescued?"),
+        # a season on a table with dates: when it ran is not the calendar year, asked
+        ("polls", "How many polls were there in the 2015/16 season?"),
     ],
 )
 def test_shapes_that_stay_open_are_asked(harbour, db: str, question: str) -> None:

@@ -134,9 +134,17 @@ class Lexicon:
             )
         if not found:
             verbs = _verb_key(words)
+            # "processors" is never `process` (the node size): a doer, said, is a thing or a
+            # person, not the column named by the bare verb it is made from
+            doer = any(s.endswith(("er", "or")) and v != s for v, s in zip(verbs, key, strict=True))
+            # ... but "smokers" are the rows whose `smoke` (a yes/no text) says so, before
+            # any table whose name comes from the same verb (`smoking`)
+            named = self.phrases.get(verbs, []) if verbs != key else []
+            kinds = [t for t in named if t.kind == "column" and not is_numeric(t.type)]
             found = (
-                self.by_verb.get(verbs)
-                or (self.phrases.get(verbs, []) if verbs != key else [])
+                (kinds if doer else [])
+                or self.by_verb.get(verbs)
+                or (named if not doer else [])
                 or self.by_verb.get(frozenset(verbs), [])
             )
         if not found and len(key) == 1 and key[0].isalpha():
@@ -329,7 +337,7 @@ def find_abbreviated(
             continue
         found: list[Target] = []
         for key, targets in lex.phrases.items():
-            if len(key) == 1 and _shortens(key[0], token):
+            if len(key) == 1 and _shortens(key[0], token) and not _doer_of(token, key[0]):
                 found += [t for t in targets if t.kind == "column" and t not in found]
         guessed = not found
         if not found:
@@ -463,6 +471,13 @@ def _word_of_one_number(token: str, lex: Lexicon) -> list[Target]:
             if t.kind == "column" and is_numeric(t.type):
                 found.setdefault((t.table, t.column or ""), t)
     return list(found.values()) if len(found) == 1 else []
+
+
+def _doer_of(word: str, name: str) -> bool:
+    """ "processors" of `process`, "drivers" of `drive`: the -er/-or noun of the verb a name
+    is, a thing or person that does it, never that name cut short."""
+    noun = stem(word)
+    return noun.endswith(("er", "or")) and verb_root(word) == name
 
 
 def _shortens(short: str, word: str) -> bool:

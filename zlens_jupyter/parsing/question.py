@@ -16,9 +16,25 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from ..semantic import SemanticModel
-from ..vocabulary import negatives, opposites, people, quantities, units, value_synonyms
+from ..vocabulary import (
+    happenings,
+    negatives,
+    opposites,
+    people,
+    quantities,
+    units,
+    value_synonyms,
+)
 from ..warehouse import Catalog, ColumnInfo, TableInfo, ValueMatch
-from ..wordforms import adjective_base, is_english, is_noun, is_verb, value_forms, verb_root
+from ..wordforms import (
+    adjective_base,
+    is_english,
+    is_noun,
+    is_unknown,
+    is_verb,
+    value_forms,
+    verb_root,
+)
 from .frame import EXCLUSIONS, read_frame
 from .lexicon import (
     AmbiguousName,
@@ -272,6 +288,7 @@ def _parse(
         for i, t in enumerate(tokens)
         if not (t == "made" and i > 0 and tokens[i - 1] in value_synonyms())
     ]
+    tokens, season_read = _seasons(tokens, catalog)
     tokens, loss_read = _losses_as_figures(tokens, lexicon)
     tokens, having_read = _having_a_number(tokens, lexicon, catalog)
     tokens = _kind_of_a_column(tokens, lexicon)
@@ -286,7 +303,7 @@ def _parse(
         )
     p = _Parse(tokens, set(), catalog, semantic)
     p.negated = negated
-    p.notes += [n for n in (loss_read, having_read) if n]
+    p.notes += [n for n in (season_read, loss_read, having_read) if n]
     # "what percentage / share / proportion of …": the filters pick a part of the whole.
     shared = [i for i, t in enumerate(tokens) if t in _SHARE_WORDS]
     # "survival rate": the share of the rows where `survived` is yes, of its table's rows
@@ -319,9 +336,11 @@ def _parse(
         ):
             p.taken.add(at)
     aggs = find_aggregates(tokens, p.taken)
+    statistics = _statistic_columns(tokens, lexicon, p.taken, aggs, p.notes)
     # Before "per" is read as a grouping: "GDP per capita" may spell `gdpPercap`.
     spelled = run_together(tokens, lexicon, p.taken)
     spelled += lettered_names(tokens, lexicon, p.taken, GLUE_WORDS)  # "student faculty ratio"
+    spelled += statistics  # "median sale price" for the column `median`
     spelled += split_names(tokens, lexicon, p.taken)  # "individuals were affected"
     try:
         spelled += initialisms_of_names(tokens, lexicon, p.taken, GLUE_WORDS)  # "ERA"
@@ -420,6 +439,8 @@ def _parse(
         # "how did GDP change over time": the verb only says a trend is asked, which "over
         # time" already says (and "the change in GDP from 2000 to 2010" stays unread)
         p.taken.update(i for i, t in enumerate(tokens) if t in _TREND_VERBS)
+    # "how many matches were played": every match was; the verb keeps every row
+    p.taken.update(i for i, t in enumerate(tokens) if t in happenings() and i not in p.taken)
     unresolved = [
         t
         for i, t in enumerate(tokens)
@@ -573,7 +594,14 @@ def _parse(
             # "how many cars get less than 15 mpg in the city": the one number the question
             # names is what is compared, and the cars are counted
             comparison_spans[op_start] = others[0]
-    used = set(group_spans) | {s for s in comparison_spans.values() if s is not None}
+    used = set(group_spans) | {
+        s
+        for s in comparison_spans.values()
+        # "smokers under 25": a yes/no column said before a number it cannot be compared
+        # with stays a condition (the age is found apart)
+        if s is not None
+        and (_names_number(s) or not any(_yes_no_column(t, catalog) for t in s.targets))
+    }
     used |= {s for s in spans for g in group_spans if g.start <= s.start and s.end <= g.end}
     used |= unit_read
     used |= set(missing)
@@ -1803,7 +1831,7 @@ def _row_entity(
     found = None
     for start in _entity_positions(tokens, ranked_at):
         end = start
-        while end < len(tokens) and end - start < 2 and end not in taken and is_noun(tokens[end]):
+        while end < len(tokens) and end - start < 2 and end not in taken and _noun(tokens[end]):
             end += 1
         if end > start and all(t in unresolved for t in tokens[start:end]):
             found = (start, end)
@@ -1814,7 +1842,7 @@ def _row_entity(
         # "how many of the players are pitchers": a noun said of the rows is a condition on
         # them that no column holds, not what the rows are
         predicate = at is not None and at > 0 and tokens[at - 1] in ("are", "is", "were", "was")
-        if at is not None and stem(word) != word and is_noun(word) and not predicate:
+        if at is not None and stem(word) != word and _noun(word) and not predicate:
             found = (at, at + 1)
     if found is None:
         return None
@@ -1823,9 +1851,35 @@ def _row_entity(
     if end < len(tokens) and end in taken and stem(last) == last and is_noun(tokens[end]):
         return None  # "assistant professors": a word qualifying a value, not the rows
     periods = _rows_are_periods(info) and _observation_label(catalog, info.name) is None
+    # ... unless a text column names the rows nearly one each (a processor's `name` beside
+    # its `released` date): then each row is one thing, dated
+    periods = periods and not _named_row_by_row(info)
     if stem(last) not in _CALENDAR_WORDS and periods and not _names_events(last):
         return None  # rows of city-months are not "homes" (a count of rows would not be)
     return found, info.name
+
+
+def _doer(word: str, column: str) -> bool:
+    """ "smokers" for `smoke`: the -er/-or noun of the verb a column is named by."""
+    noun, name = stem(word), column.lower()
+    verb = verb_root(word)
+    return noun.endswith(("er", "or")) and noun != name and verb in (name, verb_root(name))
+
+
+def _noun(word: str) -> bool:
+    """A noun, or a word the English tables do not know (a domain's own: "processors")."""
+    return is_noun(word) or is_unknown(word)
+
+
+def _named_row_by_row(info: TableInfo) -> bool:
+    """Whether a text column of the table names its rows nearly one each (nine in ten)."""
+    return info.row_count >= 20 and any(
+        not is_numeric(c.type)
+        and not is_temporal(c.type)
+        and not is_key(c.name)  # an order id names orders, not the things ordered
+        and c.distinct_count >= 0.9 * info.row_count
+        for c in info.columns
+    )
 
 
 def _names_events(word: str) -> bool:
@@ -2731,6 +2785,64 @@ def _having_a_number(
 _LARGEST = frozenset({"largest", "biggest", "greatest", "highest", "worst", "most"})
 
 
+_STATISTIC_NAMES = frozenset({"median", "mean", "average", "avg"})
+
+
+def _statistic_columns(
+    tokens: list[str],
+    lexicon: Lexicon,
+    taken: set[int],
+    aggs: list[tuple[int, int, str]],
+    notes: list[str],
+) -> list[Span]:
+    """ "the median sale price" over a column named `median` (each row's own median, kept
+    by the data): the statistic's word with the noun it is of, when that noun names nothing
+    in the data, is the column, never a median of something the data lacks. Said."""
+    spans = []
+    for i, word in enumerate(tokens):
+        named = [
+            t
+            for t in lexicon.lookup([word])
+            if t.kind == "column" and is_numeric(t.type) and (t.column or "").lower() == word
+        ]
+        counted = any(a[0] == i and a[1] == i + 1 for a in aggs)  # read as an aggregate
+        if word not in _STATISTIC_NAMES or (i in taken and not counted) or len(named) != 1:
+            continue
+        end = i + 1
+        while end < len(tokens) and end - i <= 2 and end not in taken:
+            if tokens[end] in GLUE_WORDS or to_number(tokens[end]) is not None:
+                break
+            end += 1
+        head = tokens[end - 1]
+        if end == i + 1 or lexicon.lookup([head]) or not (is_noun(head) or is_unknown(head)):
+            continue
+        aggs[:] = [a for a in aggs if a[0] != i]
+        taken.update(range(i, end))
+        spans.append(Span(i, end, (named[0],)))
+        notes.append(f"'{' '.join(tokens[i:end])}' read as {named[0].column}")
+    return spans
+
+
+def _seasons(tokens: list[str], catalog: Catalog) -> tuple[list[str], str]:
+    """ "in the 1990/91 season" -> "in 1990": a season across two years is kept under the
+    year it began, where the data keeps years as numbers only (no date column to say when a
+    season ran). Said, so the answer is reviewed."""
+    if _has_dates(catalog):
+        return tokens, ""
+    for i in range(len(tokens) - 1):
+        year, then = to_number(tokens[i]), tokens[i + 1]
+        if not (isinstance(year, int) and 1800 <= year <= 2100 and then.isdigit()):
+            continue
+        if len(then) != 2 or int(then) != (year + 1) % 100:
+            continue
+        start = i - 1 if i > 0 and tokens[i - 1] == "the" else i
+        end = i + 3 if i + 2 < len(tokens) and stem(tokens[i + 2]) == "season" else i + 2
+        said = f"{year}/{then}"
+        read = [*tokens[:start], str(year), *tokens[end:]]
+        return read, f"the {said} season read as the year {year} (the year it began)"
+    return tokens, ""
+
+
 def _losses_as_figures(tokens: list[str], lexicon: Lexicon) -> tuple[list[str], str]:
     """ "companies that made a loss" -> "… made profits below 0", "the largest loss" -> "the
     lowest profits": a word for a figure below zero (vocabulary `negatives`) where the data
@@ -2769,7 +2881,9 @@ def _age_of_people(
     if before in ("aged", "are", "were", "is", "was"):
         before = tokens[comparison.op_start - 2] if comparison.op_start > 1 else ""
     after = tokens[comparison.value_end : comparison.value_end + 2]
-    if before not in people() and after != ["years", "old"]:
+    # "smokers under 25", "drivers over 60": doers are people too
+    doer = stem(before).endswith(("er", "or")) and verb_root(before) is not None
+    if before not in people() and not doer and after != ["years", "old"]:
         return None
     ages = [
         t
@@ -2841,6 +2955,9 @@ def _yes_no_filters(
             # "how many private colleges": the column qualifies the plural noun after it
             after = p.tokens[span.end]
             right_after = not (is_noun(after) and stem(after) != after and after != "values")
+        said = p.tokens[span.start]
+        if right_after and span.end - span.start == 1 and _doer(said, column.column or ""):
+            right_after = False  # "the number of smokers": the rows whose `smoke` is yes
         if yes is not None and not right_after:
             name = column.column or ""
             if (column.table, name, span.start) in p.negated:  # "were not citizens": the no
