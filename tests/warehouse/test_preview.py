@@ -258,3 +258,24 @@ def test_the_one_statement_check_remembers_only_what_passed() -> None:
     assert _one_statement(closed, one)  # remembered: DuckDB is not asked again
     with pytest.raises(duckdb.Error):
         _one_statement(closed, two)  # a failing text is asked about every time
+
+
+def test_every_preview_ends_its_cursor_and_transaction(tmp_path: Path) -> None:
+    """On a user's read-write connection, a preview that succeeds, one DuckDB refuses and
+    one that times out each leave no cursor (and so no transaction) behind: a successful one
+    is ended by closing its cursor, without a ROLLBACK statement first (issue 11), and
+    nothing a preview's transaction saw is kept from the user's own writes."""
+    con = duckdb.connect(str(tmp_path / "rw.duckdb"))
+    con.execute("CREATE TABLE t AS SELECT range AS i FROM range(1000)")
+    count = "SELECT count FROM duckdb_connection_count()"
+    baseline = con.execute(count).fetchone()
+    warehouse = Warehouse.connect(con)
+    assert warehouse.preview("SELECT count(*) FROM t").rows == [(1000,)]
+    with pytest.raises(QueryError):
+        warehouse.preview("SELECT no_such_column FROM t")
+    with pytest.raises(QueryTimeout):
+        warehouse.preview("SELECT count(*) FROM range(10000000000) a", timeout_s=0.2)
+    assert con.execute(count).fetchone() == baseline
+    con.execute("INSERT INTO t VALUES (-1)")  # the user's write is theirs, at once
+    assert warehouse.preview("SELECT count(*) FROM t").rows == [(1001,)]
+    assert con.execute(count).fetchone() == baseline

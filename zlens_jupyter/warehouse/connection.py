@@ -179,10 +179,15 @@ def bounded_cursor(
         cursor.execute("BEGIN TRANSACTION READ ONLY")
         with Deadline(cursor, timeout_s, should_stop) as deadline:
             yield cursor, deadline
-    finally:
-        # No transaction may be left to end (it failed, or the cursor is gone).
+    except BaseException:
+        # A statement failed or was stopped: its transaction is ended explicitly first.
         with contextlib.suppress(duckdb.Error, RuntimeError):
             cursor.execute("ROLLBACK")
+        raise
+    finally:
+        # Closing the cursor closes its own DuckDB connection, which rolls back whatever
+        # transaction it holds: after a statement that succeeded (read-only, nothing to
+        # undo) no ROLLBACK statement is run first (~0.2 ms of every preview and sample).
         cursor.close()
 
 
