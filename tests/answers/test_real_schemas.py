@@ -498,6 +498,14 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO matches SELECT 'Team ' || (i % 6), 'Team ' || ((i + 1) % 6), i % 4,
               1989 + (i % 4) FROM range(30) t(i);
         """,
+        # who voted for which party: the verb names the column of the party said
+        "ballots": """
+            CREATE TABLE ballots (vote VARCHAR, gender VARCHAR, age BIGINT);
+            INSERT INTO ballots SELECT
+              CASE i % 3 WHEN 0 THEN 'Labour' WHEN 1 THEN 'Conservative'
+                ELSE 'Liberal Democrat' END,
+              CASE WHEN i % 4 < 2 THEN 'female' ELSE 'male' END, 20 + i FROM range(30) t(i);
+        """,
         # a column that is each row's own median price
         "housing": """
             CREATE TABLE housing (city VARCHAR, year BIGINT, month BIGINT, sales DOUBLE,
@@ -1471,6 +1479,31 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Compare the percentage of smokers among men and women",
             "SELECT gender, ROUND(100.0 * COUNT(*) FILTER (smoke = 'Yes') / COUNT(*), 2) "
             "FROM smoking GROUP BY 1",
+        ),
+        # a verb naming a date column dates the rows by it
+        (
+            "chips",
+            "How many processors were released in 2018?",
+            "SELECT COUNT(*) FROM chips WHERE year(released) = 2018",
+        ),
+        # "of a processor": each row is one
+        (
+            "chips",
+            "What is the median base clock of a processor?",
+            "SELECT MEDIAN(base_clock) FROM chips",
+        ),
+        # the share of a yes/no condition's doers in each group, ranked
+        (
+            "habits",
+            "Which region has the highest share of smokers?",
+            "SELECT region, ROUND(100.0 * COUNT(*) FILTER (smoke = 'Yes') / COUNT(*), 2) "
+            "FROM smoking GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+        # "voted Labour": the verb names the value's column; the rows are counted
+        (
+            "ballots",
+            "How many women voted Liberal Democrat?",
+            "SELECT COUNT(*) FROM ballots WHERE gender = 'female' AND vote = 'Liberal Democrat'",
         ),
         # a verb saying only that the counted things took place keeps every row
         (

@@ -230,6 +230,7 @@ class _Parse:
     rows_are_things: bool = False  # the groups are names of rows, a few shared (midwest)
     row_ranked: bool = False  # "the poll with the largest sample": rows ranked, not groups
     tallied: dict[tuple[str, str], str] = field(default_factory=dict)  # tally -> its name
+    kinds: set[int] = field(default_factory=set)  # "a bank": a row's name said as a kind
 
 
 def parse_question(
@@ -424,6 +425,13 @@ def _parse(
     value_filters += [(m, None) for m in _initial_codes(tokens, spans, p.taken, catalog)]
     missing = [s for s in spans if _is_missing(tokens, s, p.taken)]
     dated_by = _date_verb(tokens, p.taken, catalog) if spec.time_range or spec.time_grain else None
+    if spec.time_range is not None and dated_by is None:
+        # "processors released in 2018": a verb naming a date column dates the rows by it
+        verbed = [s for s in spans if _verb_of_a_date(tokens, s)]
+        if len(verbed) == 1:
+            dated = verbed[0].targets[0]
+            dated_by = (dated.table, dated.column or "")
+            spans.remove(verbed[0])
     p.taken.update(_units_of_columns(tokens, spans, p.taken))
     p.taken.update(_whole_scope(tokens, p.taken, lexicon))
     # A number nothing explained (a year range, a count) is never dropped: "between 2010
@@ -446,7 +454,7 @@ def _parse(
         for i, t in enumerate(tokens)
         if i not in p.taken and t not in GLUE_WORDS and stem(t) not in GLUE_WORDS
     ]
-    entity = _row_entity(tokens, p.taken, unresolved, catalog, superlative_at)
+    entity = _row_entity(tokens, p.taken | p.kinds, unresolved, catalog, superlative_at)
     if entity is not None:
         # "how many cars are made by Toyota" over the one table `mpg`: its rows are the cars.
         (at, end), table = entity
@@ -634,9 +642,16 @@ def _parse(
     # "fair cut diamonds": `cut` names the value's column; the diamonds are what is counted.
     kept = {(m.table.lower(), m.column.lower()) for m, _ in value_filters}
     p.named_rows = {m.table.lower(): m.value for m, _ in value_filters if _names_rows(catalog, m)}
-    measure_spans = [s for s in measure_spans if not _names_filtered_column(s, kept)] or (
-        measure_spans
+    unnamed = [s for s in measure_spans if not _names_filtered_column(s, kept)]
+    # "how many women voted Liberal Democrat": the verb names the value's column (`vote`),
+    # and the rows are what is counted
+    verb_of_value = tokens[:2] == ["how", "many"] and all(
+        _names_filtered_column(s, kept)
+        and is_verb(tokens[s.start])
+        and not is_noun(tokens[s.start])
+        for s in measure_spans
     )
+    measure_spans = unnamed or ([] if verb_of_value else measure_spans)
 
     # "customers in the Enterprise segment": `segment` only names the value's column.
     filtered = {(m.table.lower(), m.column.lower()) for m, _ in value_filters}
@@ -668,7 +683,10 @@ def _parse(
             entity_grouped=any(t.kind == "table" for s in group_spans for t in s.targets),
             time_grain=spec.time_grain,
             counted_instead=[t.table for s in compared for t in s.targets if t.kind == "column"],
-            near=_filtered_table(value_filters, compared) or _said_in_table(tokens, measure_spans),
+            near=_filtered_table(value_filters, compared)
+            or _said_in_table(tokens, measure_spans)
+            # "the highest share of smokers": the table of the yes/no condition
+            or next((f.table for f in yes_filters.values()), None),
         )
         if isinstance(measures, ParseResult):
             return measures
@@ -995,7 +1013,10 @@ def _value_filters(
                 # "a Big Mac" is the item of that name: a capitalized name of several words
                 and not (match.word[:1].isupper() and len(words) > 1)
             ):
-                continue  # "the sales of a bank": a kind of company, not the one named Bank
+                # "the sales of a bank": a kind of company, not the one named Bank (nor
+                # every company: the rows are not read as banks)
+                p.kinds.update(range(i, i + len(words)))
+                continue
             if p.tokens[i : i + len(words)] == words:
                 if p.taken & set(range(i, i + len(words))) and not any(
                     m.word == match.word for m, _ in out
@@ -1830,6 +1851,8 @@ def _row_entity(
     ranked_at = superlative_at if asks_which else None
     found = None
     for start in _entity_positions(tokens, ranked_at):
+        if start in taken and start + 1 < len(tokens) and start + 1 not in taken:
+            start += 1  # "any AMD processor": past the value that qualifies the noun
         end = start
         while end < len(tokens) and end - start < 2 and end not in taken and _noun(tokens[end]):
             end += 1
@@ -1903,6 +1926,8 @@ _ENTITY_LEADS = (
     ("what",),
     ("of", "the"),
     ("any",),  # "the most minutes any customer used"
+    ("of", "a"),  # "the median TDP of a processor"
+    ("of", "an"),
     ("per",),  # "the average day minutes per customer": per row
     # "what percentage of bookings came …": the rows a share is taken of
     ("percentage", "of"),
@@ -2032,6 +2057,18 @@ def _date_verb(tokens: list[str], taken: set[int], catalog: Catalog) -> tuple[st
             taken.add(i)
             return found[0]
     return None
+
+
+def _verb_of_a_date(tokens: list[str], span: Span) -> bool:
+    """Whether a one-word span is a verb form naming one date column (`released`)."""
+    said = tokens[span.start]
+    return (
+        span.end - span.start == 1
+        and len(span.targets) == 1
+        and span.targets[0].kind == "column"
+        and is_temporal(span.targets[0].type)
+        and (verb_root(said) is not None or is_verb(said))
+    )
 
 
 def _choose_time_column(
