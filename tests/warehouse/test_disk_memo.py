@@ -58,3 +58,24 @@ def test_a_refused_statement_is_never_remembered(cache):
         with pytest.raises(SQLGuardViolation):
             guard_read_only("DROP TABLE t")
     assert not list(cache.glob("guard-*.jsonl"))
+
+
+def test_the_next_process_reads_country_codes_without_pycountry(cache):
+    """Value probing's country names -> ISO codes are built once (pycountry's tables) and
+    read back by later processes, the same mapping, without importing pycountry."""
+    script = (
+        "import json, sys; from zlens_jupyter.warehouse import probing; "
+        "codes = probing._country_codes(); print('pycountry' in sys.modules); "
+        "from zlens_jupyter.vocabulary import country_codes; "
+        "print(codes == country_codes() and list(codes) == list(country_codes())); "
+        "print(codes['portugal'], codes['united kingdom'])"
+    )
+    env = {**os.environ, "ZLENS_CACHE_DIR": str(cache.parent)}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        ).stdout.splitlines()
+        for _ in range(2)
+    ]
+    assert runs[0] == ["True", "True", "('pt', 'prt') ('gb', 'gbr')"]
+    assert runs[1] == ["False", "True", "('pt', 'prt') ('gb', 'gbr')"]

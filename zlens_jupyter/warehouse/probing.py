@@ -8,6 +8,7 @@ also matched by its own pieces.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import sys
@@ -363,7 +364,7 @@ class ValueIndex:
         """ "Portugal" stored as `prt` or `PT`: a country's ISO code, in a column of codes
         (every value two or three letters, and many of them: a yes/no column's `no` is
         never Norway)."""
-        codes = country_codes().get(phrase, ())
+        codes = _country_codes().get(phrase, ())
         hits = [hit for code in codes for hit in self._by_phrase.get(code, [])]
         return [hit for hit in hits if self._holds_codes(hit[0], hit[1])]
 
@@ -411,6 +412,32 @@ def _hits(
         {str(k): [flat[n] for n in ns] for k, ns in found.items()}
         for found in (by_phrase, by_form, codes)
     )
+
+
+@cache
+def _country_codes() -> dict[str, tuple[str, ...]]:
+    """`vocabulary.country_codes()`, kept on disk between processes (`disk_memo`): building
+    it imports pycountry and reads its ISO 3166 tables (~25 ms of every `zlens ask` whose
+    question has a word no stored value matches); its JSON reads back in ~0.2 ms. Keyed by
+    the files it comes from, so an upgraded pycountry or an edited vocabulary builds afresh."""
+    code = _country_code_key()
+    known = disk_memo.recall("country-codes", code, "countries")
+    if known is not None:
+        try:
+            return {str(name): tuple(codes) for name, codes in json.loads(known).items()}
+        except (ValueError, TypeError, AttributeError):
+            pass  # not what this code writes: build afresh
+    found = country_codes()
+    disk_memo.remember("country-codes", code, "countries", json.dumps(found))
+    return found
+
+
+def _country_code_key() -> str:
+    spec = importlib.util.find_spec("pycountry")  # located, not imported
+    folders = list(spec.submodule_search_locations or []) if spec else []
+    names = ("__init__.py", "databases/iso3166-1.json")
+    tables = tuple(str(Path(folders[0]) / name) for name in names) if folders else ()
+    return disk_memo.code_key(sys.version, files=(__file__, vocabulary.__file__, *tables))
 
 
 @cache
