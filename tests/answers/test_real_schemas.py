@@ -500,11 +500,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         """,
         # who voted for which party: the verb names the column of the party said
         "ballots": """
-            CREATE TABLE ballots (vote VARCHAR, gender VARCHAR, age BIGINT);
+            CREATE TABLE ballots (vote VARCHAR, gender VARCHAR, age BIGINT, Blair BIGINT);
             INSERT INTO ballots SELECT
               CASE i % 3 WHEN 0 THEN 'Labour' WHEN 1 THEN 'Conservative'
                 ELSE 'Liberal Democrat' END,
-              CASE WHEN i % 4 < 2 THEN 'female' ELSE 'male' END, 20 + i FROM range(30) t(i);
+              CASE WHEN i % 4 < 2 THEN 'female' ELSE 'male' END, 20 + i, 1 + (i * 7) % 5
+              FROM range(30) t(i);
         """,
         # a column that is each row's own median price
         "housing": """
@@ -1504,6 +1505,19 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "ballots",
             "How many women voted Liberal Democrat?",
             "SELECT COUNT(*) FROM ballots WHERE gender = 'female' AND vote = 'Liberal Democrat'",
+        ),
+        # "the number of <values> cases": the tally column, added up for each value named
+        (
+            "outbreaks",
+            "Compare the number of measles and polio cases",
+            "SELECT disease, SUM(count) FROM us_contagious_diseases "
+            "WHERE disease IN ('Measles', 'Polio') GROUP BY 1",
+        ),
+        # "rating" after a column's name (`Blair` holds ratings) only says what it holds
+        (
+            "ballots",
+            "Compare the average Blair rating of men and women",
+            "SELECT gender, ROUND(AVG(Blair), 2) FROM ballots GROUP BY 1",
         ),
         # a verb saying only that the counted things took place keeps every row
         (

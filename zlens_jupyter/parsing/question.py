@@ -1110,8 +1110,20 @@ def _measures(
     unplaced: list[Span] = []  # text columns named and neither measured nor grouped
     for span in spans:
         held = len(measures)
-        agg = next((a for s, e, a in aggs if 0 <= span.start - e <= 2), None)
-        counted_by = next((s for s, e, a in aggs if 0 <= span.start - e <= 2), None)
+        # within two words, values said between not counted ("the number of mumps and
+        # rubella cases")
+        near_aggs = [
+            (s, e, a)
+            for s, e, a in aggs
+            if 0 <= span.start - e <= 2
+            or (
+                p.tokens[max(0, e - 2) : e] == ["number", "of"]
+                and 0 <= _untaken_between(p, e, span.start) <= 2
+                and not any(e <= o.start < span.start for o in spans if o is not span)
+            )
+        ]
+        agg = next((a for _, _, a in near_aggs), None)
+        counted_by = next((s for s, _, _ in near_aggs), None)
         outer = next((a for _, e, a in aggs if e == counted_by and a != "count"), None)
         if agg == "count" and outer is not None and _names_number(span):
             # "the average number of police checks", "the total number of gun murders": the
@@ -1532,6 +1544,14 @@ def _measures(
 _AGG_NAMES = {"avg": "average", "max": "maximum", "min": "minimum", "sum": "total"}
 
 
+def _untaken_between(p: _Parse, end: int, start: int) -> int:
+    """How many words between an aggregate's end and a span's start nothing else read
+    (-1 when the span comes first)."""
+    if start < end:
+        return -1
+    return sum(1 for i in range(end, start) if i not in p.taken or p.tokens[i] in ("the", "a"))
+
+
 def _same_aggregate(asked: str, metric_type: str) -> bool:
     counts = {"count", "count_distinct"}
     return (
@@ -1701,6 +1721,7 @@ _HEAD_NOUNS = frozenset(
     | {"plan", "group", "status", "mode", "method", "option"}  # "meal plan" for `meal`
     | {"cost", "fee", "tuition"}  # "room and board cost" for `Room.Board`
     | {"content", "system"}  # "sodium content", "sewer system"
+    | {"rating", "assessment"}  # "Blair rating" for `Blair`
 )
 # Verbs that say a comparison's column without naming it: "diamonds that weigh over 2 carats".
 _MEASURE_VERBS = frozenset(
