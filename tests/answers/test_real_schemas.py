@@ -1513,6 +1513,19 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT disease, SUM(count) FROM us_contagious_diseases "
             "WHERE disease IN ('Measles', 'Polio') GROUP BY 1",
         ),
+        # a rate per N people: the tally added up over the rows, per their population
+        (
+            "outbreaks",
+            "Which state had the highest measles rate per 100,000 people in 1960?",
+            "SELECT state, SUM(count) * 100000.0 / SUM(population) FROM us_contagious_diseases "
+            "WHERE disease = 'Measles' AND year = 1960 GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+        (
+            "outbreaks",
+            "Polio cases per capita by state",
+            "SELECT state, SUM(count) * 1.0 / SUM(population) FROM us_contagious_diseases "
+            "WHERE disease = 'Polio' GROUP BY 1",
+        ),
         # "rating" after a column's name (`Blair` holds ratings) only says what it holds
         (
             "ballots",
@@ -1611,6 +1624,11 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "the 1990/91 season read as the year 1990 (the year it began)",
         ),
         ("housing", "Average median sale price by city", "'median sale price' read as median"),
+        (
+            "outbreaks",
+            "Which state had the most measles cases per 100,000 people?",
+            "read as count × 100,000 / population",
+        ),
     ],
 )
 def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
@@ -1679,6 +1697,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("chips", "What is the cheapest processor?"),
         # "passengers rescued": a verb that picks some rows, with no column for it, is asked
         ("fleet", "How many ships were rescued?"),
+        # a rate per person needs the people: no population column, asked
+        ("fleet", "Which port has the most wrecks per 100,000 people?"),
         # a season on a table with dates: when it ran is not the calendar year, asked
         ("polls", "How many polls were there in the 2015/16 season?"),
     ],

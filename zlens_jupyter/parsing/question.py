@@ -231,6 +231,8 @@ class _Parse:
     row_ranked: bool = False  # "the poll with the largest sample": rows ranked, not groups
     tallied: dict[tuple[str, str], str] = field(default_factory=dict)  # tally -> its name
     kinds: set[int] = field(default_factory=set)  # "a bank": a row's name said as a kind
+    # "per 100,000 people": (100000, how it was said, where it starts)
+    per_people: tuple[int, str, int] | None = None
 
 
 def parse_question(
@@ -305,6 +307,7 @@ def _parse(
     p = _Parse(tokens, set(), catalog, semantic)
     p.negated = negated
     p.notes += [n for n in (season_read, loss_read, having_read) if n]
+    p.per_people = _per_people(tokens, p.taken, lexicon)  # "murder rate per 100,000 people"
     # "what percentage / share / proportion of …": the filters pick a part of the whole.
     shared = [i for i, t in enumerate(tokens) if t in _SHARE_WORDS]
     # "survival rate": the share of the rows where `survived` is yes, of its table's rows
@@ -556,6 +559,9 @@ def _parse(
     if after_top is not None and len(group_spans) > 1:
         # "top 5 counties by population density": what follows "by" is a number to rank by
         group_spans = [s for s in group_spans if not _ranks_by(s)] or group_spans
+    if p.per_people is not None and len(group_spans) > 1:
+        # "top 5 states by murder rate per 100,000 people": what the rate counts
+        group_spans = [s for s in group_spans if s.end != p.per_people[2]] or group_spans
     # "bookings made by repeat guests": after a participle, "by" names who did it, a
     # condition when it is a yes/no column, not a grouping
     group_spans = [s for s in group_spans if not _agent_of_participle(tokens, s, catalog)]
@@ -688,6 +694,11 @@ def _parse(
             # "the highest share of smokers": the table of the yes/no condition
             or next((f.table for f in yes_filters.values()), None),
         )
+        if isinstance(measures, ParseResult) and p.per_people is not None:
+            # "the measles rate per 100,000 people": what is counted is the tally column of
+            # the table the values or the names point at (`count`, `total`)
+            tally = _tally_for_rate(catalog, spans, [m for m, _ in value_filters])
+            measures = [Measure("sum", tally.table, tally)] if tally is not None else measures
         if isinstance(measures, ParseResult):
             return measures
         averaged = any(agg == "avg" for _, _, agg in aggs)
@@ -725,6 +736,11 @@ def _parse(
             # "the highest total sales volume" over sales and volume: rank by which?
             names = [m.alias for m in measures]
             return _clarify(f"Rank by which: {' or '.join(names)}?", names)
+        if p.per_people is not None:
+            rated = _rates_per_people(p, measures)
+            if isinstance(rated, ParseResult):
+                return rated
+            measures = rated
         spec.measures = measures
         spec.fact_table = measures[0].table
     for span in group_spans:
@@ -2752,6 +2768,64 @@ _INHABITANTS = frozenset({"people", "persons", "residents", "inhabitants"})
 _POPULATION_PARTS = frozenset({"", "total", "tot"})
 
 
+def _population_columns(info: TableInfo) -> list[ColumnInfo]:
+    """A table's population columns (`pop`, `population`, `poptotal`; never `popwhite`)."""
+    found = []
+    for column in info.columns:
+        name = re.sub(r"[^a-z]", "", column.name.lower())
+        for head in ("population", "pop"):
+            rest = name.removeprefix(head) if name.startswith(head) else name.removesuffix(head)
+            if rest != name and rest in _POPULATION_PARTS and is_numeric(column.type):
+                found.append(column)
+                break
+    return found
+
+
+def _per_people(
+    tokens: list[str], taken: set[int], lexicon: Lexicon
+) -> tuple[int, str, int] | None:
+    """(scale, the words) of "per 100,000 people", "per capita", "per person", the words
+    taken (and a "rate" before them, which they define)."""
+    for i in range(len(tokens) - 1):
+        if tokens[i] != "per" or i in taken:
+            continue
+        number = to_number(tokens[i + 1])
+        at = i + 2 if isinstance(number, int) and number > 0 else i + 1
+        word = tokens[at] if at < len(tokens) else ""
+        if word not in _INHABITANTS | {"capita", "person", "inhabitant", "resident"}:
+            continue
+        if run_together(tokens[max(0, i - 3) : at + 1], lexicon, set()):
+            continue  # "GDP per capita" spells `gdpPercap`: a column's own name
+        scale = number if at == i + 2 and isinstance(number, int) else 1
+        start = i - 1 if i > 0 and stem(tokens[i - 1]) == "rate" else i
+        taken.update(range(start, at + 1))
+        return scale, " ".join(tokens[start : at + 1]), start
+    return None
+
+
+def _rates_per_people(p: _Parse, measures: list[Measure]) -> list[Measure] | ParseResult:
+    """ "the murder rate per 100,000 people": the figure added up over the rows, per the
+    people of the same rows (the table's one population column), times the scale. Said."""
+    assert p.per_people is not None
+    scale, said, _ = p.per_people
+    rated = []
+    for m in measures:
+        info = p.catalog.table(m.table)
+        counted = m.target is not None and is_numeric(m.target.type) and m.agg in ("sum", "max")
+        pops = _population_columns(info) if info is not None else []
+        if not counted or m.target is None or len(pops) != 1:
+            return _clarify(
+                f"'{said}' needs a number to divide and one population column beside it on "
+                f"{m.table}; name them, e.g. 'total per 100,000 population'.",
+                [],
+            )
+        per = Target("column", m.table, pops[0].name, type=pops[0].type)
+        alias = f"{m.target.column}_per_{scale}" if scale > 1 else f"{m.target.column}_per_person"
+        rated.append(Measure("sum", m.table, m.target, alias=alias, per=per, scale=scale))
+        p.notes.append(f"'{said}' read as {m.target.column} × {scale:,} / {pops[0].name}")
+    return rated
+
+
 def _population_of(
     tokens: list[str], comparison: Comparison, catalog: Catalog, fact: str | None
 ) -> Target | None:
@@ -2762,14 +2836,7 @@ def _population_of(
     info = catalog.table(fact) if fact else None
     if after not in _INHABITANTS or info is None:
         return None
-    found = []
-    for column in info.columns:
-        name = re.sub(r"[^a-z]", "", column.name.lower())
-        for head in ("population", "pop"):
-            rest = name.removeprefix(head) if name.startswith(head) else name.removesuffix(head)
-            if rest != name and rest in _POPULATION_PARTS and is_numeric(column.type):
-                found.append(column)
-                break
+    found = _population_columns(info)
     if len(found) != 1:
         return None
     return Target("column", info.name, found[0].name, type=found[0].type)
@@ -3056,6 +3123,26 @@ def _both_answers(filters: list[Filter]) -> list[Filter]:
 # Names of a column that holds how many of the table's thing each row stands for.
 # ("number" is not one: `Number` is as often a record's number as a count)
 _TALLY_NAMES = frozenset({"total", "count", "n", "freq", "frequency", "cases", "cnt"})
+
+
+def _tally_for_rate(catalog: Catalog, spans: list[Span], values: list[ValueMatch]) -> Target | None:
+    """The one tally column (`count`, `total`) of the table a rate's words point at: a
+    table named, else the table of the values said, else the only table."""
+    tables = [t.table for s in spans for t in s.targets if t.kind == "table"]
+    tables = tables or [m.table for m in values if m.table]
+    tables = tables or (list(catalog.tables) if len(catalog.tables) == 1 else [])
+    found = set()
+    for name in dict.fromkeys(tables):
+        info = catalog.table(name)
+        if info is None:
+            continue
+        for c in info.columns:
+            if is_numeric(c.type) and c.name.lower() in _TALLY_NAMES and not is_key(c.name):
+                found.add((info.name, c.name, c.type))
+    if len(found) != 1:
+        return None
+    table, column, kind = found.pop()
+    return Target("column", table, column, type=kind)
 
 
 def _tally_of(catalog: Catalog, span: Span) -> Target | None:

@@ -16,6 +16,9 @@ class Measure:
     table: str
     target: Target | None = None  # None means COUNT(*) over `table`
     alias: str = ""
+    # "murders per 100,000 people": the sum divided by this column's sum, times `scale`
+    per: Target | None = None
+    scale: int = 1
 
 
 @dataclass

@@ -105,6 +105,12 @@ def _measure_expr(m: Measure, semantic: SemanticModel | None, catalog: Catalog) 
     if m.agg == "metric" and semantic is not None and m.target.name:
         return _qualified(semantic.metric_sql(m.target.name), m.table)
     inner = _named(m.target.column or "", m.table, catalog)
+    if m.per is not None:  # a rate per person: both sums over the same rows
+        people = exp.Sum(this=_named(m.per.column or "", m.per.table, catalog))
+        scaled = exp.Mul(this=exp.Sum(this=inner), expression=exp.Literal.number(f"{m.scale}.0"))
+        return exp.Div(
+            this=scaled, expression=exp.Nullif(this=people, expression=exp.Literal.number(0))
+        )
     if m.agg == "metric":
         return exp.Sum(this=inner)
     if m.agg == "count_distinct":
