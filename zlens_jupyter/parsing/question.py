@@ -494,13 +494,20 @@ def _parse(
     ]
     if after_top is not None:
         group_spans += [s for s in spans if s.start == after_top and s not in group_spans]
-    asked_what = tokens[:2] in (["what", "is"], ["what", "are"], ["what", "were"])
+    asked_what = tokens[:2] in (["what", "is"], ["what", "are"], ["what", "were"], ["what", "was"])
     if tokens[:1] in (["which"], ["who"]) or (
         (asked_what or tokens[0] in _SHOW_WORDS) and superlative is not None
     ):
         after_superlative = superlative_at + 1 if superlative_at is not None else -1
         adjective = next((s for s in spans if s.start == after_superlative), None)
-        if adjective is not None and _names_number(adjective):
+        ranks_calendar = adjective is not None and _names_calendar(adjective)
+        if (
+            adjective is not None
+            and _names_number(adjective)
+            and not (
+                ranks_calendar and superlative_at in p.adjectives  # "the hottest month"
+            )
+        ):
             after_superlative = adjective.end  # "the most expensive cars": the cars
         while (
             0 <= after_superlative < len(tokens)
@@ -518,14 +525,19 @@ def _parse(
                     or (
                         s.start == after_superlative
                         and (tokens[0] in ("which", "who", "what") or tokens[0] in _SHOW_WORDS)
-                        and any(
-                            t.kind == "table"
-                            or (
-                                t.kind == "column"
-                                and not is_numeric(t.type)
-                                and not is_temporal(t.type)  # "the earliest date": a MIN
+                        and (
+                            any(
+                                t.kind == "table"
+                                or (
+                                    t.kind == "column"
+                                    and not is_numeric(t.type)
+                                    and not is_temporal(t.type)  # "the earliest date": a MIN
+                                )
+                                for t in s.targets
                             )
-                            for t in s.targets
+                            # "the hottest day" over a number column `Day`: the days ranked
+                            # by what the superlative names (`Temp`)
+                            or (_names_calendar(s) and superlative_at in p.adjectives)
                         )
                     )
                 )
@@ -1737,7 +1749,7 @@ _HEAD_NOUNS = frozenset(
     | {"plan", "group", "status", "mode", "method", "option"}  # "meal plan" for `meal`
     | {"cost", "fee", "tuition"}  # "room and board cost" for `Room.Board`
     | {"content", "system"}  # "sodium content", "sewer system"
-    | {"rating", "assessment"}  # "Blair rating" for `Blair`
+    | {"rating", "assessment", "concentration"}  # "Blair rating" for `Blair`
 )
 # Verbs that say a comparison's column without naming it: "diamonds that weigh over 2 carats".
 _MEASURE_VERBS = frozenset(
@@ -1820,12 +1832,19 @@ def _adjective_spans(
         superlative_at is not None
         and not numbers
         and tokens[superlative_at] not in _RANK_ONLY
-        and not ranks_time  # "the hottest day": which day, not the highest temperature
+        # "the hottest day": which day, not the highest temperature; the temperature is
+        # what ranks the days only where each row is one (`Month`, `Day` columns)
+        and (not ranks_time or _calendar_span_at(spans, after))
     ):
         found += _named_by_adjective(tokens, superlative_at, lex)
     for span in found:
         taken.update(range(span.start, span.end))
     return found
+
+
+def _calendar_span_at(spans: list[Span], at: int) -> bool:
+    """Whether a span naming a calendar column (`Day`, `Month`) starts at `at`."""
+    return any(s.start == at and _names_calendar(s) for s in spans)
 
 
 def _named_by_adjective(tokens: list[str], at: int, lex: Lexicon) -> list[Span]:
