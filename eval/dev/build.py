@@ -172,6 +172,30 @@ DATASETS: tuple[Any, ...] = (
         (Table("smoking", "openintro", "smoking"),),
         "1,691 UK survey respondents: smoker Yes/No, cigarettes per day, income band, region",
     ),
+    Dataset(
+        "dragrace",
+        (
+            Table("rpdr_contestants", "dragracer", "rpdr_contestants", dates=("dob",)),
+            Table("rpdr_contep", "dragracer", "rpdr_contep"),
+            Table("rpdr_ep", "dragracer", "rpdr_ep", dates=("airdate",)),
+        ),
+        "RuPaul's Drag Race seasons 1-14: queens, episodes, outcomes (keys: season, contestant)",
+    ),
+    Dataset(
+        "cityweather",
+        (Table("Weather", "mosaicData", "Weather", dates=("date",)),),
+        "daily weather 2016-2017 in Auckland, Beijing, Chicago, Mumbai, San Diego (degrees F)",
+    ),
+    Dataset(
+        "attrition",
+        (Table("attrition", "modeldata", "attrition", "EmployeeNumber"),),
+        "1,470 employees (IBM HR sample): left Yes/No, department, role, monthly income, tenure",
+    ),
+    Dataset(
+        "oscars",
+        (Table("oscars", "openintro", "oscars", dates=("birth_date",)),),
+        "Best Actor and Best Actress Oscar winners, ceremonies 1929-2019: film, age, birthplace",
+    ),
 )
 
 
