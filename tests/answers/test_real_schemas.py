@@ -507,6 +507,20 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               CASE WHEN i % 4 < 2 THEN 'female' ELSE 'male' END, 20 + i, 1 + (i * 7) % 5
               FROM range(30) t(i);
         """,
+        # a day per city and row, a date beside its own year/month/day numbers; `events`
+        # lists several values in one field
+        "skies": """
+            CREATE TABLE Weather (city VARCHAR, date DATE, year BIGINT, month BIGINT,
+                                  day BIGINT, avg_temp BIGINT, events VARCHAR);
+            INSERT INTO Weather SELECT CASE WHEN i % 2 = 0 THEN 'Chicago' ELSE 'Mumbai' END,
+              DATE '2016-12-20' + INTERVAL (i // 2) DAY,
+              year(DATE '2016-12-20' + INTERVAL (i // 2) DAY),
+              month(DATE '2016-12-20' + INTERVAL (i // 2) DAY),
+              day(DATE '2016-12-20' + INTERVAL (i // 2) DAY), 30 + (i * 7) % 50,
+              CASE i % 5 WHEN 0 THEN 'Rain' WHEN 1 THEN 'Rain , Thunderstorm'
+                WHEN 2 THEN 'Thunderstorm' WHEN 3 THEN 'Fog , Snow' END
+              FROM range(40) t(i);
+        """,
         # a column that is each row's own median price
         "housing": """
             CREATE TABLE housing (city VARCHAR, year BIGINT, month BIGINT, sales DOUBLE,
@@ -1532,6 +1546,25 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Compare the average Blair rating of men and women",
             "SELECT gender, ROUND(AVG(Blair), 2) FROM ballots GROUP BY 1",
         ),
+        # a value a field lists among others ('Rain , Thunderstorm') keeps those rows too
+        (
+            "skies",
+            "How many days had a thunderstorm in Chicago?",
+            "SELECT COUNT(*) FROM Weather WHERE city = 'Chicago' "
+            "AND (events = 'Thunderstorm' OR events LIKE '%, Thunderstorm')",
+        ),
+        # ... and asked for, they are the column's
+        (
+            "skies",
+            "Average temperature in Chicago per month of the year",
+            "SELECT month, ROUND(AVG(avg_temp), 2) FROM Weather WHERE city = 'Chicago' GROUP BY 1",
+        ),
+        # "average daily" over rows dated by the day: each row's own figure, averaged
+        (
+            "skies",
+            "What was the average daily temperature in Mumbai?",
+            "SELECT ROUND(AVG(avg_temp), 2) FROM Weather WHERE city = 'Mumbai'",
+        ),
         # a verb saying only that the counted things took place keeps every row
         (
             "league",
@@ -1628,6 +1661,13 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "outbreaks",
             "Which state had the most measles cases per 100,000 people?",
             "read as count × 100,000 / population",
+        ),
+        ("skies", "How many days had rain?", "rows whose events lists Rain, alone or among"),
+        # months of two years kept apart beside a `month` column: the other reading is said
+        (
+            "skies",
+            "Average temperature in Chicago by month",
+            "for the months of the year together (the month column), ask per month of the year",
         ),
     ],
 )

@@ -25,8 +25,9 @@ from .phrasing import (
     SUPERLATIVES,
     find_time_range,
 )
-from .question import GLUE_WORDS, parse_question
+from .question import GLUE_WORDS, own_calendar_column, parse_question
 from .spec import (
+    LIST_SEPARATORS,
     ColumnRef,
     Filter,
     GroupBy,
@@ -44,6 +45,7 @@ __all__ = [
     "GLUE_WORDS",
     "GRAIN_WORDS",
     "GROUP_MARKERS",
+    "LIST_SEPARATORS",
     "STOPWORDS",
     "SUPERLATIVES",
     "ColumnRef",
@@ -63,6 +65,7 @@ __all__ = [
     "is_key",
     "is_numeric",
     "is_temporal",
+    "own_calendar_column",
     "parse_question",
     "question_tokens",
     "read_frame",

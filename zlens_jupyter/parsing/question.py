@@ -67,6 +67,7 @@ from .phrasing import (
     superlative_direction,
 )
 from .spec import (
+    LIST_SEPARATORS,
     ColumnRef,
     Filter,
     GroupBy,
@@ -368,6 +369,19 @@ def _parse(
             aggs.remove(counted)
             group_starts[at] = counted[1]
     spec.time_grain = find_time_grain(tokens, p.taken, group_starts)
+    daily_at = next(
+        (
+            i
+            for i in range(1, len(tokens))
+            if tokens[i] == "daily" and tokens[i - 1] in _AVERAGE_WORDS and i in p.taken
+        ),
+        None,
+    )
+    if spec.time_grain == "day" and daily_at is not None and _dated_by_day(catalog):
+        # "the average daily temperature" over rows dated by the day: each row's own figure
+        # averaged, never a row for each day
+        spec.time_grain = None
+        p.notes.append("'daily' read as each row's own figure (one row a day)")
     superlative, superlative_at = find_superlative(tokens, p.taken)
     of_year = _part_of_year(tokens, p.taken, spec.time_grain)
 
@@ -800,6 +814,8 @@ def _parse(
     if spec.time_grain in ("month", "week", "day") and not spec.listing:
         split = _calendar_columns(catalog, spec.fact_table)
         part = split.get(spec.time_grain)
+        if of_year and part is None:  # a date beside its own `month` number: that column
+            part = own_calendar_column(catalog, spec.fact_table, spec.time_grain)
         if of_year and part is not None:
             # "for each month of the year": the month number, all years together.
             spec.group_by.append(GroupBy(spec.fact_table, part, alias=part, is_time=True))
@@ -878,6 +894,11 @@ def _parse(
     if isinstance(chosen, ParseResult):
         return chosen
     chosen += _both_answers(list(yes_filters.values()))
+    p.notes += [  # "blue eyes" over 'blue' and 'blue, grey': both kept, and said
+        f"rows whose {f.column} lists {f.value}, alone or among others"
+        for f in chosen
+        if f.op == "has"
+    ]
     p.notes += [
         f"'{m.word}' read as {m.column} beginning with {m.value}"
         for m, _ in value_filters
@@ -1098,6 +1119,11 @@ def _choose_value_filters(
         m = on_fact[0]
         if m.prefix:  # "Toyota cars": the rows whose model begins with the word Toyota
             filters.append(Filter(m.table, m.column, "starts", m.value, label=m.column))
+            continue
+        if _listed_among_others(catalog, m):
+            # "days with a thunderstorm" over `events` holding 'Rain , Thunderstorm': every
+            # row listing it, never only the rows where it is alone
+            filters.append(Filter(m.table, m.column, "has", m.value, label=m.column))
             continue
         same = next(
             (
@@ -2596,6 +2622,25 @@ def _calendar_columns(catalog: Catalog, table: str) -> dict[str, str]:
     }
 
 
+_AVERAGE_WORDS = frozenset({"average", "avg", "mean", "median", "typical"})
+
+
+def _dated_by_day(catalog: Catalog) -> bool:
+    """Whether the data dates rows by the day (a DATE column, not a timestamp)."""
+    return any(c.type.upper() == "DATE" for info in catalog.tables.values() for c in info.columns)
+
+
+def own_calendar_column(catalog: Catalog, table: str, grain: str | None) -> str | None:
+    """A whole-number column named by the grain (`month`) on a table that also has a date."""
+    info = catalog.table(table) if table and grain in ("month", "week", "day") else None
+    if info is None or not any(is_temporal(c.type) for c in info.columns):
+        return None
+    return next(
+        (c.name for c in info.columns if c.name.lower() == grain and "INT" in c.type.upper()),
+        None,
+    )
+
+
 def _period_group(catalog: Catalog, table: str, part: str) -> GroupBy | None:
     """The year or the month of a table's rows as a grouping: its date column's part, or its
     whole-number `year`/`month` column."""
@@ -3208,6 +3253,23 @@ def _holds_counts(column: Target) -> bool:
     if len(words) == 2 and words[1].endswith("ed") and verb_root(words[1]) is not None:
         last = words[0]  # `Individuals_Affected`: how many individuals were
     return last.endswith("s") and stem(last) != last and not last.endswith("ss")
+
+
+def _listed_among_others(catalog: Catalog, match: ValueMatch) -> bool:
+    """Whether the value's column keeps lists of values in one field, this value among them
+    in some row ('Fog , Thunderstorm' beside 'Thunderstorm')."""
+    info = catalog.table(match.table)
+    stored = info.column(match.column) if info is not None else None
+    if stored is None or is_numeric(stored.type):
+        return False
+    wanted = match.value.strip().lower()
+    for value in stored.distinct_values:
+        text = str(value)
+        for separator in LIST_SEPARATORS:
+            parts = [p.strip().lower() for p in text.split(separator)]
+            if len(parts) > 1 and wanted in parts and text.strip().lower() != wanted:
+                return True
+    return False
 
 
 def _one_attribute(catalog: Catalog, matches: list[ValueMatch]) -> bool:

@@ -8,6 +8,9 @@ from typing import Any
 from .lexicon import Target
 
 AGGREGATES = ("count", "count_distinct", "sum", "avg", "median", "min", "max")
+# What joins several values in one text field ('Rain , Thunderstorm', 'Laptop; Paper'): a
+# filter with op "has" keeps the rows listing its value among them.
+LIST_SEPARATORS = ",;|/"
 
 
 @dataclass

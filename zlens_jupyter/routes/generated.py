@@ -14,7 +14,7 @@ from sqlglot import exp
 from ..engine import Artifact, StepContext, StepOutcome
 from ..errors import QueryError, QueryTimeout
 from ..gates import lexical_hint, typo_repairs
-from ..parsing import QuestionSpec
+from ..parsing import QuestionSpec, own_calendar_column
 from ..vocabulary import units
 from .clarify_options import clarification_options
 from .kit import RouteKit, apply_lexical_repair, looks_like_sql, refuse_unsafe_request
@@ -86,6 +86,12 @@ class GeneratedAnswer:
                 answer = answer.rstrip(".") + f"; {tied} {verb} with the last shown."
             if tied:  # the tied names are the data's words, not numbers the result must hold
                 context += f"; tied with {tied}"
+        apart = self.periods_of_several_years(drafted.spec, result) if answer and result else ""
+        if apart:
+            # "average temperature by month" over two years, beside a `month` column: each
+            # month in turn is one reading; the month of the year is another. Said, reviewed.
+            answer = f"{answer} Note: {apart}."
+            intent["notes"] = [*intent.get("notes", []), apart]
         if answer and result and nothing_found(result):
             for note in self.out_of_range(intent, ctx):
                 # "cost more than $30,000" where Price is in thousands: an empty answer that
@@ -197,6 +203,25 @@ class GeneratedAnswer:
         said = filter_phrase(rescaled)
         intent = {**rescaled.to_dict(), "filters_said": said}
         return Draft(sql, intent, said, drafted.coverage_sql, rescaled), again, again_facts
+
+    def periods_of_several_years(self, spec: QuestionSpec | None, result: dict[str, Any]) -> str:
+        """What to say when months (days, weeks) of several years were kept apart while the
+        table has its own column of them, which would put the same month of every year
+        together: the reading taken and the other one ("" when one year only)."""
+        grain = spec.time_grain if spec is not None else None
+        if spec is None or grain is None:
+            return ""
+        column = own_calendar_column(self.kit.warehouse.catalog(), spec.fact_table, grain)
+        columns = [str(c) for c in result.get("columns") or []]
+        if column is None or "year" not in columns:
+            return ""
+        at = columns.index("year")
+        if len({row[at] for row in result.get("rows") or []}) < 2:
+            return ""
+        return (
+            f"each {grain} of each year apart; for the {grain}s of the year together (the "
+            f"{column} column), ask per {grain} of the year"
+        )
 
     def tied_at_the_cut(self, sql: str, result: dict[str, Any], ctx: StepContext) -> str:
         """The groups left out by a ranking's LIMIT that have the same value as its last row
@@ -348,6 +373,8 @@ def filter_phrase(spec: QuestionSpec | None) -> str:
         if f.op == "is null"
         else f"{f.label or f.column} begins with {f.value}"
         if f.op == "starts"
+        else f"{f.label or f.column} lists {f.value}"
+        if f.op == "has"
         else f"{f.label or f.column} {f.op} {fmt(f.value)}"
         for f in spec.filters
     ]

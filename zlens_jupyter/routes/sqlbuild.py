@@ -10,7 +10,15 @@ import sqlglot
 from sqlglot import exp
 
 from ..errors import UserError
-from ..parsing import ColumnRef, Filter, GroupBy, Measure, QuestionSpec, is_temporal
+from ..parsing import (
+    LIST_SEPARATORS,
+    ColumnRef,
+    Filter,
+    GroupBy,
+    Measure,
+    QuestionSpec,
+    is_temporal,
+)
 from ..semantic import SemanticModel
 from ..warehouse import Catalog
 
@@ -153,6 +161,10 @@ def _filter_expr(f: Filter) -> exp.Expr:
         return exp.Is(this=column, expression=exp.Null())
     if f.op == "starts":  # the value's first word, whole: "Merc" keeps Merc 240D, not Mercury
         pattern = f"^{re.escape(str(f.value))}([^A-Za-z0-9]|$)"
+        return exp.RegexpLike(this=column, expression=exp.Literal.string(pattern))
+    if f.op == "has":  # one of the values a field lists: 'Rain , Thunderstorm' has Rain
+        edge = "[" + re.escape(LIST_SEPARATORS) + "]"
+        pattern = f"(^|{edge})\\s*{re.escape(str(f.value))}\\s*({edge}|$)"
         return exp.RegexpLike(this=column, expression=exp.Literal.string(pattern))
     ops = {"=": exp.EQ, ">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
     if isinstance(f.value, ColumnRef):  # "leave ahead of remain": another column of the row
