@@ -521,6 +521,15 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
                 WHEN 2 THEN 'Thunderstorm' WHEN 3 THEN 'Fog , Snow' END
               FROM range(40) t(i);
         """,
+        # one employee a row, numbered (`EmployeeNumber` names them, it counts nothing)
+        "staff": """
+            CREATE TABLE attrition (EmployeeNumber BIGINT, Age BIGINT, Department VARCHAR,
+                                    OverTime VARCHAR, Attrition VARCHAR);
+            INSERT INTO attrition SELECT 1000 + i, 22 + (i * 5) % 40,
+              CASE WHEN i % 3 = 0 THEN 'Sales' ELSE 'Research' END,
+              CASE WHEN i % 4 = 0 THEN 'Yes' ELSE 'No' END,
+              CASE WHEN i % 6 = 0 THEN 'Yes' ELSE 'No' END FROM range(48) t(i);
+        """,
         # a column that is each row's own median price
         "housing": """
             CREATE TABLE housing (city VARCHAR, year BIGINT, month BIGINT, sales DOUBLE,
@@ -1565,6 +1574,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "What was the average daily temperature in Mumbai?",
             "SELECT ROUND(AVG(avg_temp), 2) FROM Weather WHERE city = 'Mumbai'",
         ),
+        # the people counted "are over 40": their age; a thing's number is never a figure
+        (
+            "staff",
+            "How many employees in the Sales department are over 40?",
+            "SELECT COUNT(*) FROM attrition WHERE Department = 'Sales' AND Age > 40",
+        ),
+        # "employees work overtime": the verb after the rows is not part of their name
+        (
+            "staff",
+            "What percentage of employees work overtime?",
+            "SELECT ROUND(100.0 * COUNT(*) FILTER (OverTime = 'Yes') / COUNT(*), 2) FROM attrition",
+        ),
         # a verb saying only that the counted things took place keeps every row
         (
             "league",
@@ -1737,6 +1758,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("chips", "What is the cheapest processor?"),
         # "passengers rescued": a verb that picks some rows, with no column for it, is asked
         ("fleet", "How many ships were rescued?"),
+        # what the counted rows did, last ("left"), is a condition nothing holds: asked
+        ("staff", "How many employees who work overtime left?"),
         # a rate per person needs the people: no population column, asked
         ("fleet", "Which port has the most wrecks per 100,000 people?"),
         # a season on a table with dates: when it ran is not the calendar year, asked

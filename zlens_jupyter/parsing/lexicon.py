@@ -44,7 +44,13 @@ def is_temporal(sql_type: str) -> bool:
 
 def is_key(column: str) -> bool:
     low = column.lower()
-    return low == "id" or (low.endswith(("_id", "_key", "id")) and low not in ("paid", "valid"))
+    # `EmployeeNumber`, `case_number`: a thing's number names it, it counts nothing
+    numbered = low.endswith("number") and len(low) > len("number") + 2
+    return (
+        low == "id"
+        or numbered
+        or (low.endswith(("_id", "_key", "id")) and low not in ("paid", "valid"))
+    )
 
 
 @dataclass(frozen=True)
@@ -452,7 +458,9 @@ def _beginning_with(token: str, lex: Lexicon) -> list[Target]:
         name = key[0] if len(key) == 1 else ""
         for root in {word, stem(word)}:
             if name.startswith(root) and name[len(root) :] in _MEASURE_HEADS:
-                found.update((t, None) for t in targets if t.kind == "column")
+                found.update(
+                    (t, None) for t in targets if t.kind == "column" and not is_key(t.column or "")
+                )
     return list(found)
 
 

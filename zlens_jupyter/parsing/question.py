@@ -471,6 +471,11 @@ def _parse(
         for i, t in enumerate(tokens)
         if i not in p.taken and t not in GLUE_WORDS and stem(t) not in GLUE_WORDS
     ]
+    last = len(tokens) - 1
+    if tokens[:2] == ["how", "many"] and tokens[-1] in _PREDICATE_VERBS and last not in p.taken:
+        # "how many employees who work overtime left?": the last verb is what the counted
+        # rows did, a condition nothing here holds; asked, never dropped as a glue word
+        unresolved.append(tokens[-1])
     entity = _row_entity(tokens, p.taken | p.kinds, unresolved, catalog, superlative_at)
     if entity is not None:
         # "how many cars are made by Toyota" over the one table `mpg`: its rows are the cars.
@@ -1010,6 +1015,12 @@ def _parse(
 
 
 _SHOW_WORDS = ("show", "list", "display", "preview", "see", "browse")
+# Verbs read as glue inside a question ("flights that left JFK") that, ending a "how many"
+# question, are what the counted rows did: a condition to find, never to drop.
+_PREDICATE_VERBS = frozenset(
+    {"left", "leave", "went", "bought", "sold", "ordered", "placed", "made", "happened"}
+    | {"arrived", "departed", "flew", "shipped", "spent", "quit", "stayed", "died"}
+)
 
 
 def _names_filtered_column(span: Span, filtered: set[tuple[str, str]]) -> bool:
@@ -1937,6 +1948,10 @@ def _row_entity(
             start += 1  # "any AMD processor": past the value that qualifies the noun
         end = start
         while end < len(tokens) and end - start < 2 and end not in taken and _noun(tokens[end]):
+            if end > start and tokens[end] in GLUE_WORDS:
+                break  # "employees who …"
+            if end > start and is_verb(tokens[end]) and _plural(tokens[end - 1]):
+                break  # "people work overtime": the verb after the rows, not "people work"
             end += 1
         if end > start and all(t in unresolved for t in tokens[start:end]):
             found = (start, end)
@@ -1969,6 +1984,11 @@ def _doer(word: str, column: str) -> bool:
     noun, name = stem(word), column.lower()
     verb = verb_root(word)
     return noun.endswith(("er", "or")) and noun != name and verb in (name, verb_root(name))
+
+
+def _plural(word: str) -> bool:
+    """A plural noun: "employees", "people"."""
+    return word in people() or stem(word) != word
 
 
 def _noun(word: str) -> bool:
@@ -3072,7 +3092,11 @@ def _age_of_people(
     after = tokens[comparison.value_end : comparison.value_end + 2]
     # "smokers under 25", "drivers over 60": doers are people too
     doer = stem(before).endswith(("er", "or")) and verb_root(before) is not None
-    if before not in people() and not doer and after != ["years", "old"]:
+    # "how many employees in the sales department are over 40": the people counted
+    counted = tokens[2] if tokens[:2] == ["how", "many"] and len(tokens) > 2 else ""
+    verb_led = tokens[comparison.op_start - 1] in ("are", "were") if comparison.op_start else False
+    counted_people = verb_led and counted in people()
+    if before not in people() and not doer and not counted_people and after != ["years", "old"]:
         return None
     ages = [
         t
