@@ -530,6 +530,14 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               CASE WHEN i % 4 = 0 THEN 'Yes' ELSE 'No' END,
               CASE WHEN i % 6 = 0 THEN 'Yes' ELSE 'No' END FROM range(48) t(i);
         """,
+        # one-letter codes, said as the words they are the initials of ("East" for E)
+        "divisions": """
+            CREATE TABLE players (player VARCHAR, Division VARCHAR, League VARCHAR,
+                                  Salary DOUBLE);
+            INSERT INTO players SELECT 'Player ' || i, CASE WHEN i % 2 = 0 THEN 'E' ELSE 'W' END,
+              CASE WHEN i % 3 = 0 THEN 'A' ELSE 'N' END, 100 + (i * 37) % 900
+              FROM range(30) t(i);
+        """,
         # a column that is each row's own median price
         "housing": """
             CREATE TABLE housing (city VARCHAR, year BIGINT, month BIGINT, sales DOUBLE,
@@ -1585,6 +1593,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "staff",
             "What percentage of employees work overtime?",
             "SELECT ROUND(100.0 * COUNT(*) FILTER (OverTime = 'Yes') / COUNT(*), 2) FROM attrition",
+        ),
+        # both words before the column's name give a code: "East and West division"
+        (
+            "divisions",
+            "Compare the average salary of East and West division players",
+            "SELECT Division, ROUND(AVG(Salary), 2) FROM players GROUP BY 1",
         ),
         # a verb saying only that the counted things took place keeps every row
         (

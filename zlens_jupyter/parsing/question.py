@@ -1681,6 +1681,16 @@ def _initial_codes(
             said = " ".join(tokens[first : span.end])
             found.append(ValueMatch(said, columns[0].table, column.name, value, guessed=True))
             taken.update(range(first, span.end))
+            other = first - 2  # "East and West division": the code of the word before too
+            if other >= 0 and tokens[first - 1] in ("and", "or") and other not in taken:
+                word = tokens[other]
+                paired = next((v for v in codes if v.lower() == word[:1]), None)
+                if paired is not None and paired != value and word.isalpha() and len(word) >= 3:
+                    said = f"{word} {tokens[span.start]}"
+                    found.append(
+                        ValueMatch(said, columns[0].table, column.name, paired, guessed=True)
+                    )
+                    taken.update(range(other, first))
             break
     return found
 
