@@ -538,6 +538,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               CASE WHEN i % 3 = 0 THEN 'A' ELSE 'N' END, 100 + (i * 37) % 900
               FROM range(30) t(i);
         """,
+        # each candidate's share of the vote, in percent, in a column named for them
+        "election": """
+            CREATE TABLE results (state VARCHAR, region VARCHAR, clinton DOUBLE, trump DOUBLE,
+                                  others DOUBLE);
+            INSERT INTO results SELECT 'State ' || i, CASE WHEN i % 2 = 0 THEN 'South'
+              ELSE 'West' END, 30 + (i * 7) % 35, 25 + (i * 11) % 45, 5.0 FROM range(20) t(i);
+        """,
         # a column that is each row's own median price
         "housing": """
             CREATE TABLE housing (city VARCHAR, year BIGINT, month BIGINT, sales DOUBLE,
@@ -1599,6 +1606,17 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "divisions",
             "Compare the average salary of East and West division players",
             "SELECT Division, ROUND(AVG(Salary), 2) FROM players GROUP BY 1",
+        ),
+        # a candidate's share of the vote is the column named for them, in its own unit
+        (
+            "election",
+            "In how many states did Trump get more than 60 percent of the vote?",
+            "SELECT COUNT(*) FROM results WHERE trump > 60",
+        ),
+        (
+            "election",
+            "Compare Trump's average vote share in the South and the West",
+            "SELECT region, ROUND(AVG(trump), 2) FROM results GROUP BY 1",
         ),
         # a verb saying only that the counted things took place keeps every row
         (

@@ -293,6 +293,7 @@ def _parse(
         if not (t == "made" and i > 0 and tokens[i - 1] in value_synonyms())
     ]
     tokens, season_read = _seasons(tokens, catalog)
+    tokens, vote_read = _shares_of_the_vote(tokens, lexicon)
     tokens, loss_read = _losses_as_figures(tokens, lexicon)
     tokens, having_read = _having_a_number(tokens, lexicon, catalog)
     tokens = _kind_of_a_column(tokens, lexicon)
@@ -307,7 +308,7 @@ def _parse(
         )
     p = _Parse(tokens, set(), catalog, semantic)
     p.negated = negated
-    p.notes += [n for n in (season_read, loss_read, having_read) if n]
+    p.notes += [n for n in (season_read, vote_read, loss_read, having_read) if n]
     p.per_people = _per_people(tokens, p.taken, lexicon)  # "murder rate per 100,000 people"
     # "what percentage / share / proportion of …": the filters pick a part of the whole.
     shared = [i for i, t in enumerate(tokens) if t in _SHARE_WORDS]
@@ -3040,6 +3041,45 @@ def _statistic_columns(
         spans.append(Span(i, end, (named[0],)))
         notes.append(f"'{' '.join(tokens[i:end])}' read as {named[0].column}")
     return spans
+
+
+# How a candidate's share of the votes is said, the words dropped where a column named for
+# the candidate holds it ("Trump's vote share", "60 percent of the vote"): longest first.
+_VOTE_SHARES = (
+    ("percent", "of", "the", "vote"),  # the column's own unit: "more than 60 percent …"
+    ("percentage", "of", "the", "vote"),
+    ("share", "of", "the", "vote"),
+    ("share", "of", "the", "votes"),
+    ("vote", "share"),
+    ("of", "the", "vote"),  # "more than 60 percent of the vote": the unit stays
+)
+
+
+_SAID_AFTER_NAME = frozenset(
+    {"average", "mean", "median", "total", "highest", "lowest", "maximum", "minimum"}
+)
+
+
+def _shares_of_the_vote(tokens: list[str], lexicon: Lexicon) -> tuple[list[str], str]:
+    """ "Trump's vote share", "more than 60 percent of the vote": where the question names
+    one numeric column (the candidate's `trump`), the share of the vote is that column's
+    own figure; the words say only what it is. Said."""
+    named = [
+        t
+        for t in tokens
+        if any(c.kind == "column" and is_numeric(c.type) for c in lexicon.lookup([t]))
+    ]
+    if len(set(named)) != 1:
+        return tokens, ""
+    for phrase in _VOTE_SHARES:
+        for i in range(len(tokens) - len(phrase) + 1):
+            if tuple(tokens[i : i + len(phrase)]) == phrase:
+                read = [*tokens[:i], *tokens[i + len(phrase) :]]
+                if i >= 2 and read[i - 2] == named[0] and read[i - 1] in _SAID_AFTER_NAME:
+                    # "Trump's average vote share": the average of Trump's figure
+                    read[i - 2], read[i - 1] = read[i - 1], read[i - 2]
+                return read, f"'{' '.join(phrase)}' read as {named[0]}'s own figure"
+    return tokens, ""
 
 
 def _seasons(tokens: list[str], catalog: Catalog) -> tuple[list[str], str]:
