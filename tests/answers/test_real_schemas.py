@@ -545,6 +545,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO results SELECT 'State ' || i, CASE WHEN i % 2 = 0 THEN 'South'
               ELSE 'West' END, 30 + (i * 7) % 35, 25 + (i * 11) % 45, 5.0 FROM range(20) t(i);
         """,
+        # an abbreviated name (`displ`) reached by its word and by a curated synonym
+        "engines": """
+            CREATE TABLE mpg (model VARCHAR, displ DOUBLE, year BIGINT);
+            INSERT INTO mpg VALUES ('a4', 1.8, 1999), ('a4', 2.0, 2008), ('camry', 2.2, 1999),
+              ('camry', 3.5, 2008), ('civic', 1.6, 1999), ('civic', 1.8, 2008);
+        """,
         # a column that is each row's own median price
         "housing": """
             CREATE TABLE housing (city VARCHAR, year BIGINT, month BIGINT, sales DOUBLE,
@@ -1618,6 +1624,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Compare Trump's average vote share in the South and the West",
             "SELECT region, ROUND(AVG(trump), 2) FROM results GROUP BY 1",
         ),
+        # curated words: `displ` abbreviates displacement, which "engine size" also says
+        (
+            "engines",
+            "Average engine size by year",
+            "SELECT year, ROUND(AVG(displ), 2) FROM mpg GROUP BY 1",
+        ),
+        ("engines", "What is the largest displacement?", "SELECT MAX(displ) FROM mpg"),
         # a verb saying only that the counted things took place keeps every row
         (
             "league",
