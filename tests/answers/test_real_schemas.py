@@ -551,6 +551,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO mpg VALUES ('a4', 1.8, 1999), ('a4', 2.0, 2008), ('camry', 2.2, 1999),
               ('camry', 3.5, 2008), ('civic', 1.6, 1999), ('civic', 1.8, 2008);
         """,
+        # a body's weight and a part's: said of the animals, the weight is the body's
+        "mammals": """
+            CREATE TABLE msleep (name VARCHAR, brainwt DOUBLE, bodywt DOUBLE);
+            INSERT INTO msleep VALUES ('Cow', 0.423, 600), ('Elephant', 5.712, 6654),
+              ('Mouse', 0.0004, 0.02), ('Horse', 0.655, 521), ('Human', 1.32, 62),
+              ('Whale', 6.8, 4000);
+        """,
         # a column that is each row's own median price
         "housing": """
             CREATE TABLE housing (city VARCHAR, year BIGINT, month BIGINT, sales DOUBLE,
@@ -1631,6 +1638,21 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT year, ROUND(AVG(displ), 2) FROM mpg GROUP BY 1",
         ),
         ("engines", "What is the largest displacement?", "SELECT MAX(displ) FROM mpg"),
+        (
+            "mammals",
+            "How many animals weigh more than 500 kg?",
+            "SELECT COUNT(*) FROM msleep WHERE bodywt > 500",
+        ),
+        (
+            "mammals",
+            "Which animal is the heaviest?",
+            "SELECT name, bodywt FROM msleep ORDER BY bodywt DESC LIMIT 1",
+        ),
+        (
+            "mammals",
+            "What is the average brain weight?",
+            "SELECT ROUND(AVG(brainwt), 2) FROM msleep",
+        ),
         # a verb saying only that the counted things took place keeps every row
         (
             "league",

@@ -260,11 +260,18 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
             else:
                 quantity = words
             # "fast" for speed_kn as for speed; "daytime minutes" for total_day_minutes
+            whole_body = words[:1] == ("body",) and len(words) == 2  # `bodywt`, `body_mass`
             for named in {words, base, quantity, totalled or words}:
                 for i, word in enumerate(named):
                     for other in synonyms().get(word, ()):
                         said = (*named[:i], *other.split(), *named[i + 1 :])
                         lex.add(said, target, synonym=True)
+                        if whole_body and i == 1:
+                            # "weigh", "the heaviest" said of the rows: the whole body's
+                            # weight, never a part's (`brainwt`); a weak name
+                            lex.add(tuple(other.split()), target, synonym=True)
+            if whole_body:
+                lex.add(words[1:], target, synonym=True)
             # "airline name", "plane model": the table's name qualifies its column.
             lex.add(singular + words, target, loose=False)  # "cut diamonds" is not `cut`
             if plain != t_words:  # "car model" on Cars93
