@@ -558,6 +558,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Mouse', 0.0004, 0.02), ('Horse', 0.655, 521), ('Human', 1.32, 62),
               ('Whale', 6.8, 4000);
         """,
+        # seasons kept as codes, a prefix and a number ('S01' … 'S12')
+        "queens": """
+            CREATE TABLE contestants (season VARCHAR, contestant VARCHAR, age BIGINT);
+            INSERT INTO contestants SELECT 'S' || lpad(CAST(1 + i % 12 AS VARCHAR), 2, '0'),
+              'Queen ' || i, 21 + (i * 13) % 20 FROM range(60) t(i);
+        """,
         # a column that is each row's own median price
         "housing": """
             CREATE TABLE housing (city VARCHAR, year BIGINT, month BIGINT, sales DOUBLE,
@@ -1652,6 +1658,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "mammals",
             "What is the average brain weight?",
             "SELECT ROUND(AVG(brainwt), 2) FROM msleep",
+        ),
+        # "season 9" for the code 'S09'; two seasons named are compared side by side
+        (
+            "queens",
+            "How many contestants were in season 9?",
+            "SELECT COUNT(*) FROM contestants WHERE season = 'S09'",
+        ),
+        (
+            "queens",
+            "Compare the average age of the contestants in season 1 and season 12",
+            "SELECT season, ROUND(AVG(age), 2) FROM contestants WHERE season IN ('S01', 'S12') "
+            "GROUP BY 1",
         ),
         # a verb saying only that the counted things took place keeps every row
         (

@@ -878,15 +878,25 @@ def _parse(
             spec.filters.append(
                 Filter(target.table, target.column or "", "is null", None, label=target.label)
             )
+    numbered_values: dict[tuple[str, str, str], list[int | str]] = {}
     for span, number in numbered:  # "series 5": the column's value, not a measure
         target = _pick(span, spec.fact_table, numeric=True) or _pick(
             span, spec.fact_table, numeric=False
         )
         if target is not None:
             value: int | str = number if is_numeric(target.type) else str(number)
-            spec.filters.append(
-                Filter(target.table, target.column or "", "=", value, label=target.label)
-            )
+            coded = _coded_numbers(catalog, target) if isinstance(value, str) else {}
+            value = coded.get(number, value)  # "season 9" for 'S09'
+            key = (target.table, target.column or "", target.label)
+            numbered_values.setdefault(key, []).append(value)
+    for (of_table, numbered_column, named_as), numbers in numbered_values.items():
+        if len(numbers) == 1:
+            spec.filters.append(Filter(of_table, numbered_column, "=", numbers[0], label=named_as))
+            continue
+        # "season 1 and season 14": either, side by side
+        spec.filters.append(Filter(of_table, numbered_column, "in", numbers, label=named_as))
+        if all((g.table, g.column) != (of_table, numbered_column) for g in spec.group_by):
+            spec.group_by.append(GroupBy(of_table, numbered_column, alias=numbered_column))
     counted_columns = {
         (m.table.lower(), (m.target.column or "").lower())
         for m in spec.measures
@@ -1750,6 +1760,18 @@ def _column_comparisons(
     return found, used
 
 
+def _coded_numbers(catalog: Catalog, target: Target) -> dict[int, str]:
+    """A text column's values that are one prefix and a number ('S01' … 'S14'): number ->
+    value, so "season 9" finds 'S09'. Empty unless every listed value has that form."""
+    info = catalog.table(target.table)
+    stored = info.column(target.column or "") if info is not None else None
+    values = stored.distinct_values if stored is not None else ()
+    forms = [re.fullmatch(r"([A-Za-z]{1,3})0*(\d+)", str(v)) for v in values]
+    if not values or not all(forms) or len({f.group(1) for f in forms if f}) != 1:
+        return {}
+    return {int(f.group(2)): str(v) for f, v in zip(forms, values, strict=True) if f}
+
+
 def _numbered_columns(
     tokens: list[str], spans: list[Span], taken: set[int], catalog: Catalog
 ) -> list[tuple[Span, int]]:
@@ -1759,7 +1781,8 @@ def _numbered_columns(
     found = []
     for span in spans:
         if not any(
-            t.kind == "column" and (is_numeric(t.type) or _holds_numbers(catalog, t))
+            t.kind == "column"
+            and (is_numeric(t.type) or _holds_numbers(catalog, t) or _coded_numbers(catalog, t))
             for t in span.targets
         ):
             continue  # "category 5" on a DOUBLE column of whole numbers too
