@@ -1671,6 +1671,17 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT season, ROUND(AVG(age), 2) FROM contestants WHERE season IN ('S01', 'S12') "
             "GROUP BY 1",
         ),
+        # "N or more", "aged N or older": the number itself and beyond it
+        (
+            "staff",
+            "How many employees were aged 50 or older?",
+            "SELECT COUNT(*) FROM attrition WHERE Age >= 50",
+        ),
+        (
+            "queens",
+            "How many contestants were 25 or younger?",
+            "SELECT COUNT(*) FROM contestants WHERE age <= 25",
+        ),
         # a verb saying only that the counted things took place keeps every row
         (
             "league",

@@ -244,10 +244,28 @@ def find_comparisons(tokens: list[str], taken: set[int]) -> list[Comparison]:
                     taken.update(range(i, end + 1))
                     break
         else:
-            compared = _adjective_comparison(tokens, i, taken)
+            compared = _adjective_comparison(tokens, i, taken) or _or_beyond(tokens, i, taken)
             if compared is not None:
                 found.append(compared)
     return found
+
+
+# "50 or older", "4 or more", "3 or fewer": the number itself, and beyond it that way.
+_OR_ABOVE = frozenset({"more", "older", "higher", "greater", "above", "over", "larger", "later"})
+_OR_BELOW = frozenset({"less", "fewer", "younger", "lower", "below", "under", "smaller"})
+
+
+def _or_beyond(tokens: list[str], i: int, taken: set[int]) -> Comparison | None:
+    """ "aged 50 or older", "4 or more cylinders": a number, "or", and a word of direction;
+    the phrase naming the column ends before the number or starts after the words."""
+    if i + 2 >= len(tokens) or tokens[i + 1] != "or" or taken & {i, i + 1, i + 2}:
+        return None
+    value = to_number(tokens[i])
+    word = tokens[i + 2]
+    if value is None or word not in _OR_ABOVE | _OR_BELOW:
+        return None
+    taken.update({i, i + 1, i + 2})
+    return Comparison(">=" if word in _OR_ABOVE else "<=", value, i, i + 3)
 
 
 _SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000, "k": 1_000}

@@ -3159,9 +3159,11 @@ def _age_of_people(
     """ "passengers over 60", "children under 12", "people aged 18 or older": a comparison
     said of people (vocabulary `people`), or followed by "years old", with no column of its
     own, is about age, when the asked table has exactly one numeric column named age."""
-    before = tokens[comparison.op_start - 1] if comparison.op_start > 0 else ""
-    if before in ("aged", "are", "were", "is", "was"):
-        before = tokens[comparison.op_start - 2] if comparison.op_start > 1 else ""
+    at = comparison.op_start - 1
+    aged = at >= 0 and tokens[at] == "aged"  # "winners aged 50 or older": the age said
+    while at > 0 and tokens[at] in ("aged", "are", "were", "is", "was"):
+        at -= 1  # "winners were aged 50 or older"
+    before = tokens[at] if at >= 0 else ""
     after = tokens[comparison.value_end : comparison.value_end + 2]
     # "smokers under 25", "drivers over 60": doers are people too
     doer = stem(before).endswith(("er", "or")) and verb_root(before) is not None
@@ -3169,7 +3171,8 @@ def _age_of_people(
     counted = tokens[2] if tokens[:2] == ["how", "many"] and len(tokens) > 2 else ""
     verb_led = tokens[comparison.op_start - 1] in ("are", "were") if comparison.op_start else False
     counted_people = verb_led and counted in people()
-    if before not in people() and not doer and not counted_people and after != ["years", "old"]:
+    said_of_people = before in people() or doer or counted_people or aged
+    if not said_of_people and after != ["years", "old"]:
         return None
     ages = [
         t
