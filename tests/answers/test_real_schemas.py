@@ -564,6 +564,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO contestants SELECT 'S' || lpad(CAST(1 + i % 12 AS VARCHAR), 2, '0'),
               'Queen ' || i, 21 + (i * 13) % 20 FROM range(60) t(i);
         """,
+        # one award a row, said by the winner's name
+        "awards": """
+            CREATE TABLE oscars (name VARCHAR, award VARCHAR, age BIGINT);
+            INSERT INTO oscars VALUES ('Ann', 'Best actress', 24), ('Bob', 'Best actor', 51),
+              ('Cid', 'Best actor', 37), ('Dee', 'Best actress', 61), ('Eve', 'Best actress', 33),
+              ('Fox', 'Best actor', 44);
+        """,
         # a column that is each row's own median price
         "housing": """
             CREATE TABLE housing (city VARCHAR, year BIGINT, month BIGINT, sales DOUBLE,
@@ -1681,6 +1688,14 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "queens",
             "How many contestants were 25 or younger?",
             "SELECT COUNT(*) FROM contestants WHERE age <= 25",
+        ),
+        # "who" with a superlative: the rows ranked, said by the one name column; a doer
+        # noun after a value ("Best Actor winner") is the rows holding it
+        (
+            "awards",
+            "Who is the youngest Best Actor winner?",
+            "SELECT name, MIN(age) FROM oscars WHERE award = 'Best actor' GROUP BY 1 "
+            "ORDER BY 2 LIMIT 1",
         ),
         # a verb saying only that the counted things took place keeps every row
         (

@@ -956,6 +956,14 @@ def _parse(
     if limit is not None and limit > 1 and not spec.group_by and not spec.listing:
         # "the 5 most populous countries" must list five of something, never one number
         return _clarify(f"The top {limit} of what? Name what to rank, e.g. a name column.", [])
+    # ... never over timed observations of named things (a sensor is no "who")
+    sightings = _observation_label(catalog, spec.fact_table) if spec.fact_table else None
+    ranks_people = superlative is not None and sightings is None
+    named_by = _one_name_column(catalog, spec.fact_table) if ranks_people else None
+    if tokens[:1] == ["who"] and not spec.group_by and not spec.listing and named_by:
+        # "who is the youngest Best Actor winner": the rows ranked, each said by its name
+        spec.group_by.append(GroupBy(spec.fact_table, named_by, alias=named_by))
+        limit = limit or 1
     if tokens[:1] == ["who"] and not spec.group_by and not spec.listing:
         # "who is the oldest baker" answered with only the age would not say who.
         return _clarify("Who, by which name? Name the column that says who, e.g. a name.", [])
@@ -2013,6 +2021,11 @@ def _row_entity(
     return found, info.name
 
 
+def _doer_noun(word: str) -> bool:
+    """ "winner", "recipients": an -er/-or noun made from a verb."""
+    return stem(word).endswith(("er", "or")) and verb_root(word) is not None
+
+
 def _doer(word: str, column: str) -> bool:
     """ "smokers" for `smoke`: the -er/-or noun of the verb a column is named by."""
     noun, name = stem(word), column.lower()
@@ -2028,6 +2041,17 @@ def _plural(word: str) -> bool:
 def _noun(word: str) -> bool:
     """A noun, or a word the English tables do not know (a domain's own: "processors")."""
     return is_noun(word) or is_unknown(word)
+
+
+def _one_name_column(catalog: Catalog, table: str) -> str | None:
+    """The one text column of a table called name (or ending in name), which says who."""
+    info = catalog.table(table) if table else None
+    names = [
+        c.name
+        for c in (info.columns if info is not None else [])
+        if not is_numeric(c.type) and identifier_words(c.name)[-1:] == ("name",)
+    ]
+    return names[0] if len(names) == 1 else None
 
 
 def _named_row_by_row(info: TableInfo) -> bool:
@@ -3657,6 +3681,8 @@ def _drop_value_nouns(
                 continue
             if stem(tokens[at]) in named:
                 taken.add(at)
+            elif _doer_noun(tokens[at]) and (at + 1 == len(tokens) or tokens[at + 1] in GLUE_WORDS):
+                taken.add(at)  # "the youngest Best Actor winner": the rows holding the value
             elif (
                 at + 1 < len(tokens)
                 and at + 1 not in taken
