@@ -1697,6 +1697,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT name, MIN(age) FROM oscars WHERE award = 'Best actor' GROUP BY 1 "
             "ORDER BY 2 LIMIT 1",
         ),
+        # "the N most common X": how often each X is, ranked (the table holding X counted)
+        (
+            "queens",
+            "What are the 3 most common seasons of the contestants?",
+            "SELECT season, COUNT(*) FROM contestants GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 3",
+        ),
         # a verb saying only that the counted things took place keeps every row
         (
             "league",

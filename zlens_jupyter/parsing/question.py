@@ -232,6 +232,7 @@ class _Parse:
     row_ranked: bool = False  # "the poll with the largest sample": rows ranked, not groups
     tallied: dict[tuple[str, str], str] = field(default_factory=dict)  # tally -> its name
     kinds: set[int] = field(default_factory=set)  # "a bank": a row's name said as a kind
+    group_tables: set[str] = field(default_factory=set)  # the tables the groups' columns are of
     # "per 100,000 people": (100000, how it was said, where it starts)
     per_people: tuple[int, str, int] | None = None
 
@@ -519,6 +520,12 @@ def _parse(
         (asked_what or tokens[0] in _SHOW_WORDS) and superlative is not None
     ):
         after_superlative = superlative_at + 1 if superlative_at is not None else -1
+        if 0 <= after_superlative < len(tokens) and tokens[after_superlative] in (
+            "common",
+            "popular",
+            "frequent",
+        ):
+            after_superlative += 1  # "the 3 most common hometowns": the hometowns ranked
         adjective = next((s for s in spans if s.start == after_superlative), None)
         ranks_calendar = adjective is not None and _names_calendar(adjective)
         if (
@@ -711,6 +718,7 @@ def _parse(
             _one_row_each(catalog, Span(s.start, s.end, _columns_of(s))) for s in group_spans
         )
         p.row_ranked = _row_ranked(tokens, spans, superlative_at)
+        p.group_tables = {t.table for g in group_spans for t in g.targets if t.kind == "column"}
         measures = _measures(
             p,
             measure_spans,
@@ -1582,12 +1590,19 @@ def _measures(
             return [Measure("count", tables[0], None, alias=f"{stem(tables[0])}_count")]
         rows_asked = any(t in ROW_WORDS for t in p.tokens)  # "the most observations"
         # "which eye color is the most common": the group with the most rows.
-        ranked_groups = (
-            superlative is not None and grouped and bool(set(p.tokens) & _FREQUENCY_WORDS)
+        ranked_groups = grouped and (
+            (superlative is not None and bool(set(p.tokens) & _FREQUENCY_WORDS))
+            # "the 3 most common hometowns": how often, whatever ranks it
+            or bool(set(p.tokens) & {"common", "popular", "frequent"})
         )
         if (counted is not None or rows_asked or ranked_groups) and len(p.catalog.tables) == 1:
             only = next(iter(p.catalog.tables))
             return [Measure("count", only, None, alias="row_count")]
+        if ranked_groups and len(p.group_tables) == 1:
+            # "the 3 most common hometowns of the contestants": the rows of the table that
+            # holds the groups, counted in each
+            holder = next(iter(p.group_tables))
+            return [Measure("count", holder, None, alias="row_count")]
         if counted is not None and near is not None and {t for t, _ in p.pinned} == {near.lower()}:
             # "how many rodents are there" where Rodentia is a value of one table's column:
             # the rows of that table holding it, and said (the rows may not be animals)
