@@ -571,6 +571,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Cid', 'Best actor', 37), ('Dee', 'Best actress', 61), ('Eve', 'Best actress', 33),
               ('Fox', 'Best actor', 44);
         """,
+        # a day's high, average and low
+        "thermo": """
+            CREATE TABLE days (city VARCHAR, high_temp BIGINT, avg_temp BIGINT, low_temp BIGINT);
+            INSERT INTO days SELECT CASE WHEN i % 2 = 0 THEN 'Mumbai' ELSE 'Oslo' END,
+              60 + (i * 7) % 40, 50 + (i * 7) % 30, 40 + (i * 7) % 20 FROM range(30) t(i);
+        """,
         # a column that is each row's own median price
         "housing": """
             CREATE TABLE housing (city VARCHAR, year BIGINT, month BIGINT, sales DOUBLE,
@@ -1703,6 +1709,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "What are the 3 most common seasons of the contestants?",
             "SELECT season, COUNT(*) FROM contestants GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 3",
         ),
+        # "N <unit> or more": the unit stays the column's
+        (
+            "thermo",
+            "How many days had a high temperature of 90 degrees or more?",
+            "SELECT COUNT(*) FROM days WHERE high_temp >= 90",
+        ),
         # a verb saying only that the counted things took place keeps every row
         (
             "league",
@@ -1801,6 +1813,12 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "read as count × 100,000 / population",
         ),
         ("skies", "How many days had rain?", "rows whose events lists Rain, alone or among"),
+        # "the temperature" beside a high, an average and a low: the average read, said
+        (
+            "thermo",
+            "On how many days did the temperature in Mumbai reach 90 degrees or more?",
+            "'temperature' read as avg_temp (also high_temp, low_temp)",
+        ),
         # months of two years kept apart beside a `month` column: the other reading is said
         (
             "skies",

@@ -258,14 +258,20 @@ _OR_BELOW = frozenset({"less", "fewer", "younger", "lower", "below", "under", "s
 def _or_beyond(tokens: list[str], i: int, taken: set[int]) -> Comparison | None:
     """ "aged 50 or older", "4 or more cylinders": a number, "or", and a word of direction;
     the phrase naming the column ends before the number or starts after the words."""
-    if i + 2 >= len(tokens) or tokens[i + 1] != "or" or taken & {i, i + 1, i + 2}:
+    value = to_number(tokens[i]) if i + 2 < len(tokens) else None
+    if value is None:
         return None
-    value = to_number(tokens[i])
-    word = tokens[i + 2]
-    if value is None or word not in _OR_ABOVE | _OR_BELOW:
+    # "95 degrees or more": the unit stays where the column's phrase may start
+    unit = 1 if tokens[i + 1].isalpha() and tokens[i + 1] != "or" else 0
+    at = i + 1 + unit
+    if at + 1 >= len(tokens) or tokens[at] != "or" or taken & {i, at, at + 1}:
         return None
-    taken.update({i, i + 1, i + 2})
-    return Comparison(">=" if word in _OR_ABOVE else "<=", value, i, i + 3)
+    word = tokens[at + 1]
+    if word not in _OR_ABOVE | _OR_BELOW:
+        return None
+    taken.update({i, at, at + 1})
+    op = ">=" if word in _OR_ABOVE else "<="
+    return Comparison(op, value, i, i + 1 if unit else at + 2)
 
 
 _SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000, "k": 1_000}

@@ -119,6 +119,9 @@ GLUE_WORDS = STOPWORDS | {
     "flew",
     "leave",
     "left",
+    "reach",  # "did the temperature reach 95 degrees or more"
+    "reached",
+    "reaches",
     "go",
     "went",
     "operate",
@@ -401,6 +404,7 @@ def _parse(
             return _clarify(f"'{said}' could be {' or '.join(names)}: which one?", names)
     for span in spans:
         p.taken.update(range(span.start, span.end))
+    p.notes += _average_of_a_range(tokens, spans, catalog)
     named_share = [i for i in shared if any(s.end == i and _names_number(s) for s in spans)]
     if named_share:
         # "the average remain share of online polls": a column's own noun (`remain` holds
@@ -641,7 +645,10 @@ def _parse(
         others = [
             s
             for s in spans
-            if _names_number(s) and s not in group_spans and s not in comparison_spans.values()
+            if _names_number(s)
+            and s not in group_spans
+            and s not in comparison_spans.values()
+            and not _names_calendar(s)  # "on how many days did …": the days are counted
         ]
         if counting and not _names_number(named) and len(others) == 1:
             # "how many cars get less than 15 mpg in the city": the one number the question
@@ -2056,6 +2063,38 @@ def _plural(word: str) -> bool:
 def _noun(word: str) -> bool:
     """A noun, or a word the English tables do not know (a domain's own: "processors")."""
     return is_noun(word) or is_unknown(word)
+
+
+_RANGE_PREFIXES = frozenset({"high", "low", "max", "min", "maximum", "minimum"})
+
+
+def _average_of_a_range(tokens: list[str], spans: list[Span], catalog: Catalog) -> list[str]:
+    """ "the temperature" read as `avg_temp` beside `high_temp` and `low_temp`: the day's
+    average is one reading of it, the high another ("did the temperature reach 95"). Said,
+    so the answer is reviewed, with the others named."""
+    notes = []
+    for span in spans:
+        for target in span.targets:
+            words = identifier_words(target.column or "") if target.kind == "column" else ()
+            if len(words) < 2 or words[0] not in ("avg", "average", "mean"):
+                continue
+            said = [stem(t) for t in tokens[max(0, span.start - 1) : span.end]]
+            if words[0] in said or "average" in said or "mean" in said:
+                continue  # "the average temperature": the average, as named
+            info = catalog.table(target.table)
+            rest = tuple(words[1:])
+            siblings = [
+                c.name
+                for c in (info.columns if info is not None else [])
+                if (w := identifier_words(c.name))
+                and w[0] in _RANGE_PREFIXES
+                and tuple(w[1:]) == rest
+            ]
+            if siblings:
+                notes.append(
+                    f"'{_text(tokens, span)}' read as {target.column} (also {', '.join(siblings)})"
+                )
+    return notes
 
 
 def _one_name_column(catalog: Catalog, table: str) -> str | None:
