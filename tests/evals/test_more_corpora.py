@@ -1,6 +1,6 @@
 """Two more question sets on public data (issue 9), built the way the public corpus is:
 
-- `eval/dev/`: nine datasets the parser may be tuned on;
+- `eval/dev/`: the datasets the parser may be tuned on (seven batches written blind);
 - `eval/fresh/`: four datasets never tuned on, written without reading the parser (a second
   held-out measure beside the public corpus's `*.heldout.yml`).
 

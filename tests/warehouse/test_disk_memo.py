@@ -35,19 +35,25 @@ def test_an_entry_is_read_back_by_the_next_process(cache, monkeypatch):
     assert disk_memo.recall("kind", disk_memo.code_key("v2", files=(__file__,)), "k1") is None
 
 
+def _run_twice(script: str, cache) -> list[str]:
+    """The script's output in two fresh processes sharing one cache: the first builds and
+    keeps, the second reads back."""
+    env = {**os.environ, "ZLENS_CACHE_DIR": str(cache.parent)}
+    return [
+        subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        ).stdout
+        for _ in range(2)
+    ]
+
+
 def test_the_next_process_takes_the_guards_verdict_without_sqlglot(cache):
     script = (
         "import sys; from zlens_jupyter.warehouse.guard import guard_read_only; "
         "print(guard_read_only('SELECT 41 + 1 AS answer; -- kept')); "
         "print('sqlglot' in sys.modules)"
     )
-    env = {**os.environ, "ZLENS_CACHE_DIR": str(cache.parent)}
-    runs = [
-        subprocess.run(
-            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
-        ).stdout.split()
-        for _ in range(2)
-    ]
+    runs = [out.split() for out in _run_twice(script, cache)]
     assert runs[0][-1] == "True"  # judged: DuckDB's parser and sqlglot's second opinion
     assert runs[1][-1] == "False"  # the same text, judged before: read back
     assert " ".join(runs[1][:-1]) == "SELECT 41 + 1 AS answer"
@@ -70,12 +76,6 @@ def test_the_next_process_reads_country_codes_without_pycountry(cache):
         "print(codes == country_codes() and list(codes) == list(country_codes())); "
         "print(codes['portugal'], codes['united kingdom'])"
     )
-    env = {**os.environ, "ZLENS_CACHE_DIR": str(cache.parent)}
-    runs = [
-        subprocess.run(
-            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
-        ).stdout.splitlines()
-        for _ in range(2)
-    ]
+    runs = [out.splitlines() for out in _run_twice(script, cache)]
     assert runs[0] == ["True", "True", "('pt', 'prt') ('gb', 'gbr')"]
     assert runs[1] == ["False", "True", "('pt', 'prt') ('gb', 'gbr')"]
