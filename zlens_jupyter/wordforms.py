@@ -190,6 +190,12 @@ def is_noun(word: str) -> bool:
     return "NOUN" in _lemmas(word.lower())
 
 
+def doer_of(word: str) -> str | None:
+    """The verb an -er/-or noun names the doer of ("processors" -> process, "smokers" ->
+    smoke, "winner" -> win), None for any other word."""
+    return verb_root(word) if stem(word).endswith(("er", "or")) else None
+
+
 def is_unknown(word: str) -> bool:
     """Whether the English tables know no form of the word: a domain's own noun
     ("processors", "pitchers" are not all there), never a glue word."""

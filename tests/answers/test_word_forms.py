@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from zlens_jupyter.parsing import is_key
 from zlens_jupyter.vocabulary import quantities
-from zlens_jupyter.wordforms import verb_root
+from zlens_jupyter.wordforms import doer_of, verb_root
 
 
 @pytest.mark.parametrize(
@@ -40,6 +41,36 @@ def test_a_verb_form_or_an_agent_noun_reaches_its_verb(word: str, root: str) -> 
 )
 def test_a_word_that_is_no_verb_form_has_no_root(word: str) -> None:
     assert verb_root(word) in (None, word)
+
+
+@pytest.mark.parametrize(
+    ("word", "verb"),
+    [
+        ("processors", "process"),  # the doer, never the column `process` cut short
+        ("smokers", "smoke"),
+        ("winner", "win"),
+        ("wins", None),  # a verb form, not a doer
+        ("employees", None),  # -ee: the one the verb is done to
+        ("customer", None),  # an -er noun made from no verb
+    ],
+)
+def test_a_doer_noun_names_its_verb(word: str, verb: str | None) -> None:
+    assert doer_of(word) == verb
+
+
+@pytest.mark.parametrize(
+    ("column", "key"),
+    [
+        ("EmployeeNumber", True),  # a thing's number names it
+        ("case_number", True),
+        ("number", False),  # a bare count
+        ("total_number", False),  # a count of something
+        ("avg_number", False),
+        ("order_id", True),
+    ],
+)
+def test_a_things_number_is_a_key_a_count_is_not(column: str, key: bool) -> None:
+    assert is_key(column) is key
 
 
 def test_units_say_what_they_measure() -> None:

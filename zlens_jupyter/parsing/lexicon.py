@@ -14,7 +14,7 @@ from typing import Any
 from ..semantic import SemanticModel
 from ..vocabulary import abbreviations, quantities, synonyms, units
 from ..warehouse import Catalog
-from ..wordforms import verb_root
+from ..wordforms import doer_of, verb_root
 from .words import identifier_words, question_tokens, raw_words, split_unit, stem, stems
 
 NUMERIC_TYPES = (
@@ -45,7 +45,11 @@ def is_temporal(sql_type: str) -> bool:
 def is_key(column: str) -> bool:
     low = column.lower()
     # `EmployeeNumber`, `case_number`: a thing's number names it, it counts nothing
-    numbered = low.endswith("number") and len(low) > len("number") + 2
+    numbered = (
+        low.endswith("number")
+        and len(low) > len("number") + 2
+        and not low.startswith(("total", "avg", "average", "mean", "numberof"))  # counts
+    )
     return (
         low == "id"
         or numbered
@@ -350,7 +354,8 @@ def find_abbreviated(
             continue
         found: list[Target] = []
         for key, targets in lex.phrases.items():
-            if len(key) == 1 and _shortens(key[0], token) and not _doer_of(token, key[0]):
+            # "processors" is the doer of `process`, never that name cut short
+            if len(key) == 1 and _shortens(key[0], token) and doer_of(token) != key[0]:
                 found += [t for t in targets if t.kind == "column" and t not in found]
         guessed = not found
         if not found:
@@ -486,13 +491,6 @@ def _word_of_one_number(token: str, lex: Lexicon) -> list[Target]:
             if t.kind == "column" and is_numeric(t.type):
                 found.setdefault((t.table, t.column or ""), t)
     return list(found.values()) if len(found) == 1 else []
-
-
-def _doer_of(word: str, name: str) -> bool:
-    """ "processors" of `process`, "drivers" of `drive`: the -er/-or noun of the verb a name
-    is, a thing or person that does it, never that name cut short."""
-    noun = stem(word)
-    return noun.endswith(("er", "or")) and verb_root(word) == name
 
 
 def _shortens(short: str, word: str) -> bool:

@@ -28,6 +28,7 @@ from ..vocabulary import (
 from ..warehouse import Catalog, ColumnInfo, TableInfo, ValueMatch
 from ..wordforms import (
     adjective_base,
+    doer_of,
     is_english,
     is_noun,
     is_unknown,
@@ -2043,16 +2044,11 @@ def _row_entity(
     return found, info.name
 
 
-def _doer_noun(word: str) -> bool:
-    """ "winner", "recipients": an -er/-or noun made from a verb."""
-    return stem(word).endswith(("er", "or")) and verb_root(word) is not None
-
-
 def _doer(word: str, column: str) -> bool:
     """ "smokers" for `smoke`: the -er/-or noun of the verb a column is named by."""
-    noun, name = stem(word), column.lower()
-    verb = verb_root(word)
-    return noun.endswith(("er", "or")) and noun != name and verb in (name, verb_root(name))
+    name = column.lower()
+    verb = doer_of(word)
+    return verb is not None and stem(word) != name and verb in (name, verb_root(name))
 
 
 def _plural(word: str) -> bool:
@@ -3106,7 +3102,7 @@ def _having_a_number(
 _LARGEST = frozenset({"largest", "biggest", "greatest", "highest", "worst", "most"})
 
 
-_STATISTIC_NAMES = frozenset({"median", "mean", "average", "avg"})
+_STATISTIC_NAMES = frozenset({"median", "mean", "average", "avg"})  # a column so named
 
 
 def _statistic_columns(
@@ -3244,7 +3240,7 @@ def _age_of_people(
     before = tokens[at] if at >= 0 else ""
     after = tokens[comparison.value_end : comparison.value_end + 2]
     # "smokers under 25", "drivers over 60": doers are people too
-    doer = stem(before).endswith(("er", "or")) and verb_root(before) is not None
+    doer = doer_of(before) is not None
     # "how many employees in the sales department are over 40": the people counted
     counted = tokens[2] if tokens[:2] == ["how", "many"] and len(tokens) > 2 else ""
     verb_led = tokens[comparison.op_start - 1] in ("are", "were") if comparison.op_start else False
@@ -3735,7 +3731,9 @@ def _drop_value_nouns(
                 continue
             if stem(tokens[at]) in named:
                 taken.add(at)
-            elif _doer_noun(tokens[at]) and (at + 1 == len(tokens) or tokens[at + 1] in GLUE_WORDS):
+            elif doer_of(tokens[at]) is not None and (
+                at + 1 == len(tokens) or tokens[at + 1] in GLUE_WORDS
+            ):
                 taken.add(at)  # "the youngest Best Actor winner": the rows holding the value
             elif (
                 at + 1 < len(tokens)
