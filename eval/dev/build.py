@@ -196,6 +196,29 @@ DATASETS: tuple[Any, ...] = (
         (Table("oscars", "openintro", "oscars", dates=("birth_date",)),),
         "Best Actor and Best Actress Oscar winners, ceremonies 1929-2019: film, age, birthplace",
     ),
+    Dataset(
+        "mnpolice",
+        (Table("mn_police_use_of_force", "openintro", "mn_police_use_of_force", "id"),),
+        "Minneapolis police use of force 2016-2021: one row per subject and force; time as text",
+    ),
+    Dataset(
+        "stackoverflow",
+        (Table("stackoverflow", "modeldata", "stackoverflow"),),
+        "5,594 developers of the 2017 Stack Overflow survey: country, salary, remote, 0/1 roles",
+    ),
+    Dataset(
+        "tate",
+        (Table("tate_text", "modeldata", "tate_text"),),
+        "4,284 artworks of 1990-2012 in the Tate collection: artist, title, medium, year",
+    ),
+    Dataset(
+        "ucla",
+        (
+            Table("ucla_f18", "openintro", "ucla_f18"),
+            Table("ucla_textbooks_f18", "openintro", "ucla_textbooks_f18"),
+        ),
+        "UCLA courses of Fall 2018 and a sample's textbook prices (keys: subject, course_num)",
+    ),
 )
 
 
