@@ -95,6 +95,14 @@ def happenings() -> frozenset[str]:
 
 
 @cache
+def awards() -> frozenset[str]:
+    """Prizes whose table holds one row per win ("oscars"), in the singular."""
+    words = _data().get("awards") or []
+    assert isinstance(words, list)
+    return frozenset(str(w).lower() for w in words)
+
+
+@cache
 def people() -> frozenset[str]:
     """Nouns for persons ("passengers", "children"): their comparisons are about age."""
     words = _data().get("people") or []

@@ -571,6 +571,50 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Cid', 'Best actor', 37), ('Dee', 'Best actress', 61), ('Eve', 'Best actress', 33),
               ('Fox', 'Best actor', 44);
         """,
+        # titles kept as Y/N columns named after them, said as "won the World Series"
+        "titles": """
+            CREATE TABLE teams (year BIGINT, team_name VARCHAR, world_series_winner VARCHAR,
+                                division_winner VARCHAR, wins BIGINT);
+            INSERT INTO teams SELECT 1990 + i, ['New York Yankees', 'Atlanta Braves',
+              'Boston Red Sox', 'Chicago Cubs'][1 + i % 4],
+              CASE WHEN i % 4 = 0 OR i % 8 = 1 OR i = 6 THEN 'Y' ELSE 'N' END,
+              CASE WHEN i % 2 = 1 THEN 'Y' ELSE 'N' END, 80 + i FROM range(24) t(i);
+        """,
+        # a 0/1 title column, the rows named by a column called as the table's one row
+        "bakers": """
+            CREATE TABLE bakers (series BIGINT, baker VARCHAR, series_winner BIGINT, age BIGINT);
+            INSERT INTO bakers VALUES (1, 'Edd', 1, 31), (1, 'Ruth', 0, 30), (2, 'Jo', 1, 41),
+              (2, 'Holly', 0, 31), (3, 'John', 1, 23), (3, 'James', 0, 21);
+        """,
+        # a table named for a prize: each row is a win, and no column says so
+        "prizes": """
+            CREATE TABLE nobel_prizes (laureate_name VARCHAR, category VARCHAR, year BIGINT);
+            INSERT INTO nobel_prizes VALUES ('Marie Curie', 'Physics', 1903),
+              ('Marie Curie', 'Chemistry', 1911), ('Linus Pauling', 'Chemistry', 1954),
+              ('Niels Bohr', 'Physics', 1922);
+        """,
+        # a menu's shorthand: "w/" is "with"
+        "burgers": """
+            CREATE TABLE fastfood (item VARCHAR, sodium BIGINT);
+            INSERT INTO fastfood VALUES ('WHOPPER w/ Cheese', 1450), ('WHOPPER', 980),
+              ('Big Mac', 1010);
+        """,
+        # free-text media: a word that begins some values is said inside others too
+        "artworks": """
+            CREATE TABLE works (title VARCHAR, medium VARCHAR, year BIGINT);
+            INSERT INTO works SELECT 'Work ' || i,
+              ['Screenprint on paper', 'Etching and screenprint on paper', 'Oil paint on canvas',
+               'Made object, wood'][1 + i % 4], 1990 + i % 20 FROM range(40) t(i);
+        """,
+        # course titles nearly one per row beside a yes/no column for the kind
+        "courses": """
+            CREATE TABLE courses (subject VARCHAR, course VARCHAR, ind_study BOOLEAN);
+            INSERT INTO courses SELECT ['Law', 'Mathematics'][1 + i % 2],
+              CASE WHEN i % 10 = 0 THEN 'Independent Study' ELSE 'Course ' || i END,
+              i % 5 = 0 FROM range(60) t(i);
+            CREATE TABLE textbooks (course VARCHAR, price DOUBLE);
+            INSERT INTO textbooks VALUES ('Course 1', 20.0);
+        """,
         # a day's high, average and low
         "thermo": """
             CREATE TABLE days (city VARCHAR, high_temp BIGINT, avg_temp BIGINT, low_temp BIGINT);
@@ -1733,6 +1777,41 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT city, ROUND(AVG(median), 2) FROM housing GROUP BY 1",
         ),
         ("housing", "What is the median sales?", "SELECT MEDIAN(sales) FROM housing"),
+        # a title won is the rows whose column named after it holds yes
+        (
+            "titles",
+            "How many World Series have the New York Yankees won?",
+            "SELECT COUNT(*) FROM teams WHERE team_name = 'New York Yankees' "
+            "AND world_series_winner = 'Y'",
+        ),
+        (
+            "titles",
+            "How many division titles have the Atlanta Braves won?",
+            "SELECT COUNT(*) FROM teams WHERE team_name = 'Atlanta Braves' "
+            "AND division_winner = 'Y'",
+        ),
+        (
+            "titles",
+            "Which team has won the most World Series?",
+            "SELECT team_name, COUNT(*) FROM teams WHERE world_series_winner = 'Y' "
+            "GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+        # "who" over the rows the conditions keep, said by the column named as one row
+        (
+            "bakers",
+            "Who won series 2?",
+            "SELECT baker, COUNT(*) FROM bakers WHERE series = 2 AND series_winner = 1 GROUP BY 1",
+        ),
+        # every row of a prize's table is a win
+        (
+            "prizes",
+            "Who has won the most prizes?",
+            "SELECT laureate_name, COUNT(*) FROM nobel_prizes GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+        ("burgers", "How much sodium does a Whopper with cheese have?", "SELECT 1450"),
+        # a key's number names one row, as a label does
+        ("staff", "What is the age of employee number 1010?", "SELECT 22 + (10 * 5) % 40"),
+        ("staff", "What is the department of employee number 1003?", "SELECT 'Sales'"),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:
@@ -1825,6 +1904,17 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "Average temperature in Chicago by month",
             "for the months of the year together (the month column), ask per month of the year",
         ),
+        # a 0/1 column read as 1 for the winner: the coding is the data's to confirm
+        ("bakers", "Who won series 3?", "'won' read as series_winner = 1"),
+        # a word beginning some media and said inside others: the rows it begins, said
+        ("artworks", "How many screenprints were made after 2000?", "'screenprints' read as"),
+        # one title among names nearly one per row is an odd part of the whole: said
+        (
+            "courses",
+            "What percentage of the courses are independent study?",
+            "the part read as the rows whose course is Independent Study",
+        ),
+        ("prizes", "How many prizes has Marie Curie won?", "'won' read as every row"),
     ],
 )
 def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
@@ -1899,6 +1989,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("fleet", "Which port has the most wrecks per 100,000 people?"),
         # a season on a table with dates: when it ran is not the calendar year, asked
         ("polls", "How many polls were there in the 2015/16 season?"),
+        # "on display": a state of the rows that nothing holds, never dropped as "display"
+        ("artworks", "How many of these works are currently on display?"),
     ],
 )
 def test_shapes_that_stay_open_are_asked(harbour, db: str, question: str) -> None:

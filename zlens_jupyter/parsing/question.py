@@ -78,6 +78,7 @@ from .spec import (
     QuestionSpec,
     TimeRange,
 )
+from .titles import titles_won, wins_as_rows
 from .words import (
     STOPWORDS,
     identifier_words,
@@ -302,6 +303,10 @@ def _parse(
     tokens, loss_read = _losses_as_figures(tokens, lexicon)
     tokens, having_read = _having_a_number(tokens, lexicon, catalog)
     tokens = _kind_of_a_column(tokens, lexicon)
+    won = titles_won(tokens, catalog)  # "how many World Series have the Yankees won"
+    if won is not None:
+        tokens = won.tokens
+    tokens, prize_read = (tokens, "") if won is not None else wins_as_rows(tokens, catalog)
     excluded = next((t for t in tokens if t in EXCLUSIONS), None)
     if excluded is not None:
         # "revenue without returns" must never become "revenue of returns": until exclusions
@@ -314,6 +319,7 @@ def _parse(
     p = _Parse(tokens, set(), catalog, semantic)
     p.negated = negated
     p.notes += [n for n in (season_read, vote_read, loss_read, having_read) if n]
+    p.notes += [won.note] if won is not None else [prize_read] if prize_read else []
     p.per_people = _per_people(tokens, p.taken, lexicon)  # "murder rate per 100,000 people"
     # "what percentage / share / proportion of …": the filters pick a part of the whole.
     shared = [i for i, t in enumerate(tokens) if t in _SHARE_WORDS]
@@ -327,6 +333,9 @@ def _parse(
     spec.time_range = find_period_list(tokens, p.taken) or find_time_range(tokens, p.taken)
     p.one_period = _one_period(spec.time_range)
     value_filters = _value_filters(p, values or [], lexicon)
+    if won is not None:  # the verb carries the title's condition
+        p.taken.add(won.at)
+        value_filters.append((won.match, tokens[won.at - 1] if won.at else None))
     limit, desc, after_top = find_top_n(tokens, p.taken)
     if limit is None and len(tokens) > 2 and tokens[0] == "which":
         # "which 5 cities had the fewest sales": the count after "which" is the ranking's N.
@@ -483,6 +492,11 @@ def _parse(
         # "how many employees who work overtime left?": the last verb is what the counted
         # rows did, a condition nothing here holds; asked, never dropped as a glue word
         unresolved.append(tokens[-1])
+    # "works on display", "items on sale": a glue verb after "on" is a noun, a state asked of
+    # the rows that nothing here holds
+    unresolved += [
+        t for i, t in enumerate(tokens) if i > 0 and tokens[i - 1] == "on" and t in _ON_STATES
+    ]
     entity = _row_entity(tokens, p.taken | p.kinds, unresolved, catalog, superlative_at)
     if entity is not None:
         # "how many cars are made by Toyota" over the one table `mpg`: its rows are the cars.
@@ -695,6 +709,11 @@ def _parse(
     # "fair cut diamonds": `cut` names the value's column; the diamonds are what is counted.
     kept = {(m.table.lower(), m.column.lower()) for m, _ in value_filters}
     p.named_rows = {m.table.lower(): m.value for m, _ in value_filters if _names_rows(catalog, m)}
+    for span, number in numbered:
+        # "employee number 1024", "worker 231655": a key's value names one row as a label does
+        keyed = [t for t in span.targets if t.kind == "column" and is_key(t.column or "")]
+        if keyed:
+            p.named_rows.setdefault(keyed[0].table.lower(), f"{keyed[0].column} {number}")
     unnamed = [s for s in measure_spans if not _names_filtered_column(s, kept)]
     # "how many women voted Liberal Democrat": the verb names the value's column (`vote`),
     # and the rows are what is counted
@@ -980,6 +999,10 @@ def _parse(
         # "who is the youngest Best Actor winner": the rows ranked, each said by its name
         spec.group_by.append(GroupBy(spec.fact_table, named_by, alias=named_by))
         limit = limit or 1
+    named_by = named_by or (_one_name_column(catalog, spec.fact_table) if spec.filters else None)
+    if tokens[:1] == ["who"] and not spec.group_by and not spec.listing and named_by:
+        # "who won series 5": the rows kept, each said by its name
+        spec.group_by.append(GroupBy(spec.fact_table, named_by, alias=named_by))
     if tokens[:1] == ["who"] and not spec.group_by and not spec.listing:
         # "who is the oldest baker" answered with only the age would not say who.
         return _clarify("Who, by which name? Name the column that says who, e.g. a name.", [])
@@ -1046,10 +1069,16 @@ def _parse(
                 f"the share of {row} in the total {figure}?",
                 [f"{figure} of {row}", f"share of total {figure}"],
             )
+        for f in spec.share_of:
+            if f.op == "=" and _mostly_distinct(catalog, Target("column", f.table, f.column)):
+                # "what percentage of the courses are independent study": one course title
+                # among thousands is an odd part; the kind may be said elsewhere, so said
+                spec.notes.append(f"the part read as the rows whose {f.column} is {f.value}")
     return ParseResult(spec=spec)
 
 
 _SHOW_WORDS = ("show", "list", "display", "preview", "see", "browse")
+_ON_STATES = frozenset({"display", "show", "list", "sale", "loan", "view"})
 # Verbs read as glue inside a question ("flights that left JFK") that, ending a "how many"
 # question, are what the counted rows did: a condition to find, never to drop.
 _PREDICATE_VERBS = frozenset(
@@ -1398,7 +1427,7 @@ def _measures(
                 kind == "count_distinct"
                 and agg == "count"
                 and not is_key(values_of)
-                and (one_table or is_numeric(column.type))
+                and (one_table or is_numeric(column.type) or _mostly_distinct(p.catalog, column))
             ):
                 # "how many counties" over one table: its rows, or its distinct county
                 # names (names repeat across states)? Counted as names, and said, unless
@@ -1640,6 +1669,13 @@ def _measures(
                 f"the {text.column} of the row named {named} (the last in order, if several)"
             )
             return [Measure("max", text.table, text, alias=text.column or "value")]
+        pinned = {t for t, _ in p.pinned}
+        if p.tokens[:1] == ["who"] and len(pinned) == 1 and not grouped:
+            # "who won series 5": the rows the conditions keep, each said by its name (below)
+            held_table = next(iter(pinned))
+            kept = next((name for name in p.catalog.tables if name.lower() == held_table), None)
+            if kept is not None and _one_name_column(p.catalog, kept):
+                return [Measure("count", kept, None, alias="row_count")]
         return _clarify("Which measure should I compute? Name a metric or a numeric column.", [])
     for m in measures:  # "total murders", not "total total": a tally is named by its table
         tallied = m.target.column if m.target is not None else None
@@ -2101,6 +2137,14 @@ def _one_name_column(catalog: Catalog, table: str) -> str | None:
         for c in (info.columns if info is not None else [])
         if not is_numeric(c.type) and identifier_words(c.name)[-1:] == ("name",)
     ]
+    if not names and info is not None:
+        # `baker` on `bakers`: the column named as one of the table's rows is their name
+        one = tuple(stem(w) for w in identifier_words(info.name))
+        names = [
+            c.name
+            for c in info.columns
+            if not is_numeric(c.type) and identifier_words(c.name) == one
+        ]
     return names[0] if len(names) == 1 else None
 
 
@@ -3527,6 +3571,17 @@ def _column_span(f: Filter, catalog: Catalog) -> Span:
     stored = info.column(f.column) if info is not None else None
     kind = stored.type if stored is not None else ""
     return Span(0, 0, (Target("column", f.table, f.column, type=kind),))
+
+
+def _mostly_distinct(catalog: Catalog, column: Target) -> bool:
+    """A text column of names nearly one per row (course titles, 3,124 of 3,950 rows), or of
+    values too many to count: "how many courses" may be its distinct titles or the rows,
+    which two courses sharing a title tell apart. A category (173 subjects) is its values."""
+    info = catalog.table(column.table)
+    stored = info.column(column.column or "") if info is not None else None
+    if info is None or stored is None or is_numeric(stored.type):
+        return False
+    return stored.distinct_count < 0 or 2 * stored.distinct_count > info.row_count
 
 
 def _rows_are_the_things(catalog: Catalog, column: Target) -> bool:

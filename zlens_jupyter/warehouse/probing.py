@@ -23,7 +23,14 @@ from zlens_jupyter.vocabulary import abbreviations, country_codes, value_synonym
 from zlens_jupyter.warehouse.catalog import ColumnValues
 from zlens_jupyter.warehouse.models import Catalog, ValueMatch
 from zlens_jupyter.warehouse.stopwords import stopwords
-from zlens_jupyter.wordforms import adjective_base, lemma_code, stem, value_forms
+from zlens_jupyter.wordforms import (
+    adjective_base,
+    is_noun,
+    is_verb,
+    lemma_code,
+    stem,
+    value_forms,
+)
 
 MAX_PHRASE_WORDS = 6
 # A column of at most this many values holds codes ("herbi", "carni"), which a whole word of
@@ -125,10 +132,17 @@ _COMMON_WORDS = stopwords("STOPWORDS_EN_PLUS") | {
 }
 
 
+_WITH_WITHOUT = ((re.compile(r"\bw/o\b"), " without "), (re.compile(r"\bw/"), " with "))
+
+
 def _normalize(text: str) -> str:
     # "Driver & Passenger" is what people write "driver and passenger"; a snake-case label
-    # (`online_travel_agent`) is the words people say ("online travel agents")
-    return " ".join(_WORD.findall(text.lower().replace("&", " and ").replace("_", " ")))
+    # (`online_travel_agent`) is the words people say ("online travel agents"); a menu's
+    # "WHOPPER w/ Cheese" is "Whopper with cheese"
+    low = text.lower().replace("&", " and ").replace("_", " ")
+    for shorthand, said in _WITH_WITHOUT:
+        low = shorthand.sub(said, low)
+    return " ".join(_WORD.findall(low))
 
 
 @dataclass(frozen=True)
@@ -242,8 +256,24 @@ class ValueIndex:
             return []
         if adjective_base(phrase) is not None:
             return []  # "the longest sleep" ranks; it is not the Long-nosed armadillo
+        if is_verb(phrase) and not is_noun(phrase):
+            return []  # "works made in 2005" says they were made, not titled "Made in …"
         first = self._first_word(phrase)
-        return [ValueMatch(word, *first, prefix=True)] if first is not None else []
+        if first is None:
+            return []
+        # "screenprints" begins 'Screenprint, etching …' and ends 'Etching and screenprint':
+        # where the word is said later in the column's other values too, the rows it begins
+        # are a reading the answer says, never the whole of what was asked
+        inside = self._said_inside(first[0], first[1], {phrase, stem(phrase)})
+        return [ValueMatch(word, *first, prefix=True, guessed=inside)]
+
+    def _said_inside(self, table: str, column: str, forms: set[str]) -> bool:
+        return any(
+            (t, c) == (table, column)
+            for phrase, found in self._by_phrase.items()
+            if " " in phrase and set(phrase.split()[1:]) & forms
+            for t, c, _ in found
+        )
 
     def _first_word(self, word: str) -> tuple[str, str, str] | None:
         """(table, column, the first word as stored) when `word` begins values of one column
