@@ -1,8 +1,8 @@
 // The ZLens run panel: an anywidget view of one agent run.
 //
 // Durable state lives in synced traits (`orb`, `phase`, `budget`, `final_run`); the engine's
-// events arrive one at a time as custom messages and are folded into a small per-model state
-// at O(1) cost each. Messages sent before the ES module loaded are lost, so `initialize` asks
+// events arrive in batches (one custom message per batch, at most ~50 ms after the events)
+// and are folded into a small per-model state at O(1) cost each. Messages sent before the ES module loaded are lost, so `initialize` asks
 // Python for a replay (`hello`). Once `final_run` is set, the panel renders from it alone,
 // which is what a saved notebook shows when it is reopened.
 import CSS from './panel.css';
@@ -495,10 +495,12 @@ function initialize({ model }) {
   const store = storeFor(model);
   fromFinalRun(model, store);
   const onMessage = msg => {
-    if (msg.kind === 'event' && !hasFinal(model)) {
-      const step = applyEvent(store.state, msg.event);
-      if (step !== false) {
-        store.views.forEach(view => view.event(msg.event, step));
+    if ((msg.kind === 'events' || msg.kind === 'event') && !hasFinal(model)) {
+      for (const ev of msg.kind === 'events' ? msg.events || [] : [msg.event]) {
+        const step = applyEvent(store.state, ev);
+        if (step !== false) {
+          store.views.forEach(view => view.event(ev, step));
+        }
       }
     } else if (msg.kind === 'replay' && !hasFinal(model)) {
       store.state = emptyState();

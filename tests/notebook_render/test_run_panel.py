@@ -137,3 +137,48 @@ def test_a_missing_bundle_says_how_to_fix_it(monkeypatch, tmp_path):
     monkeypatch.setattr(widget_module, "PANEL_JS", tmp_path / "panel.js")
     with pytest.raises(ConfigError, match=r"pip install -e \."):
         RunPanel("q")
+
+
+def test_events_go_to_the_browser_in_batches_with_the_orb_they_set(escalated_run, monkeypatch):
+    """Issue 11: one message per batch of events (LIVE_S after its first), carrying the orb
+    and phase they moved the panel to; a run finished sooner sends no event at all."""
+    sent: list[dict] = []
+    panel = RunPanel(escalated_run.question, budget=escalated_run.budget)
+    monkeypatch.setattr(panel.comm, "send", lambda data=None, **_: sent.append(data))
+    for event in escalated_run.events[:3]:
+        panel.on_event(event)
+    assert sent == [] and panel.orb == "planning"  # Python's state moves at once
+    panel.flush()  # what the timer does LIVE_S later
+    [batch, state] = sent
+    assert batch["content"]["kind"] == "events"
+    assert [e["seq"] for e in batch["content"]["events"]] == [1, 2, 3]
+    assert state == {"method": "update", "state": {"orb": "planning", "phase": "plan"},
+                     "buffer_paths": []}  # fmt: skip
+    sent.clear()
+    for event in escalated_run.events[3:]:
+        panel.on_event(event)
+    panel.finish(escalated_run)  # before the timer: the finished record replaces the batch
+    [final] = sent
+    # One state message; the orb the batch moved (never sent) goes with it, though finish()
+    # sets the same value (no change, so no change message of its own).
+    assert set(final["state"]) == {"stoppable", "final_run", "orb", "phase"}
+    assert final["state"]["orb"] == "done"
+    assert [e["seq"] for e in panel.events] == [e.seq for e in escalated_run.events]
+    panel.flush()
+    assert len(sent) == 1  # nothing left to send
+    panel.close()
+
+
+def test_a_batch_reaches_the_browser_by_itself_while_the_run_works(grounded_run, monkeypatch):
+    """A long step sends nothing: the batch is flushed by the panel's timer thread."""
+    import time
+
+    sent: list[dict] = []
+    panel = RunPanel(grounded_run.question)
+    monkeypatch.setattr(panel.comm, "send", lambda data=None, **_: sent.append(data))
+    panel.on_event(grounded_run.events[0])
+    deadline = time.monotonic() + 5
+    while not sent and time.monotonic() < deadline:
+        time.sleep(widget_module.LIVE_S / 5)
+    assert sent and sent[0]["content"]["events"][0]["type"] == "run.started"
+    panel.close()

@@ -179,8 +179,11 @@ class ZLensMagics(Magics):
             data = result.to_dict()  # once, for the chart, the panel and its summary
             start_chart(data)  # its picture is drawn while the panel settles
             if panel is not None:
-                panel.finish(result, data)
+                # Folded first: a closed panel sends nothing more, so the finished record
+                # (kept for Python, as `panel.final_run`) never crosses the wire only to be
+                # replaced by the summary at once, and events still batched are dropped.
                 self._settle_panel(panel, panel_handle, data)
+                panel.finish(result, data)
             self.history.append(result)
             if result.provenance.get("not_stored"):  # never silent: a visible line
                 print(f"zlens: {result.provenance['not_stored']}", file=sys.stderr)

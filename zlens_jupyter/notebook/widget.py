@@ -1,11 +1,15 @@
 """The live run panel: an anywidget fed by the engine's event stream.
 
-The engine calls `panel.on_event(event)` for every event; each one goes to the browser as one
-custom message (O(1), history is never resent). Only small, durable facts live in synced
-traits: `orb` and `phase` (updated when they change), `budget`, and `final_run` (set once,
-at the end, to the compact run record) so that a saved notebook reopens showing the
-finished run. Messages sent before the browser view exists are lost, so the view asks for a
-replay (`hello`) when it loads.
+The engine calls `panel.on_event(event)` for every event. Events go to the browser in
+batches: the first event of a batch arms a timer, and LIVE_S later one custom message carries
+every event since (history is never resent), with the orb and phase they moved the panel to.
+A run that ends sooner sends none of them: `finish()` sets the finished record, which the
+view draws alone, and a `%zlens` panel is closed as it ends. So a 5 ms certified answer costs
+no per-event serialization or message, and a long run still moves its panel live. Only
+small, durable facts live in synced traits: `orb` and `phase` (updated when they change,
+sent with the batch), `budget`, and `final_run` (set once, at the end, to the compact run
+record) so that a saved notebook reopens showing the finished run. Messages sent before the
+browser view exists are lost, so the view asks for a replay (`hello`) when it loads.
 
     panel = RunPanel("What is revenue by segment?", budget=engine.budget)
     display(panel)
@@ -15,7 +19,11 @@ replay (`hello`) when it loads.
 
 from __future__ import annotations
 
+import contextlib
+import heapq
+import itertools
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -53,6 +61,9 @@ _TERMINAL = {EventType.RUN_COMPLETED, EventType.RUN_FAILED, EventType.RUN_CANCEL
 _MAX_FINAL_EVENTS = 300
 _MAX_TEXT = 600
 _MAX_LIST = 20
+LIVE_S = 0.05  # an event reaches the browser at most this long after it happened
+# Synced traits whose changes wait for the event batch they belong to (sent with it).
+_BATCHED_TRAITS = frozenset({"orb", "phase"})
 
 
 def orb_for_event(event_type: str, status: str | None = None) -> tuple[str, str | None] | None:
@@ -88,6 +99,8 @@ class RunPanel(anywidget.AnyWidget):
     # (a magic's run); "kernel" for a run inside a widget callback (no cell executes then).
     interrupt_scope = traitlets.Unicode("cell").tag(sync=True)
     offline = traitlets.Bool(False).tag(sync=True)
+    _armed = False  # a flush is due (the batch is open)
+    _holding = False  # every synced change is held (inside `finish`)
 
     def __init__(
         self, question: str = "", *, budget: Budget | dict[str, Any] | None = None, **kwargs: Any
@@ -103,8 +116,14 @@ class RunPanel(anywidget.AnyWidget):
             _panel_id=uuid.uuid4().hex,
             **kwargs,
         )
-        self._events: list[dict[str, Any]] = []
-        self._lock = threading.Lock()
+        # Every event forwarded, in order: serialized (slim dicts) up to `_serialized`, the rest
+        # still the engine's records (turned into dicts only when sent or read). The browser
+        # has the first `_sent` of them.
+        self._events: list[Event | dict[str, Any]] = []
+        self._serialized = 0
+        self._sent = 0
+        self._held: set[str] = set()  # synced traits changed and not sent yet
+        self._lock = threading.RLock()
         self._stop_callbacks: list[Callable[[], object]] = []
         self.stop_requested = False
         self.stop_errors: list[str] = []
@@ -123,30 +142,82 @@ class RunPanel(anywidget.AnyWidget):
     # -- the engine's side --------------------------------------------------------------------
 
     def on_event(self, event: Event | dict[str, Any]) -> None:
-        """Forward one engine event to the browser (an `Engine.run(on_event=...)` subscriber)."""
-        data = slim_event(event.to_dict() if isinstance(event, Event) else dict(event))
+        """Forward one engine event to the browser (an `Engine.run(on_event=...)` subscriber).
+
+        The event is kept as it is; it is serialized and sent with its batch (see LIVE_S)."""
+        if isinstance(event, Event):
+            kind, status = event.type.value, event.status
+        else:
+            event = dict(event)
+            kind, status = str(event.get("type")), event.get("status")
         with self._lock:
-            self._events.append(data)
-            self.send({"kind": "event", "event": data})
-        moved = orb_for_event(str(data.get("type")), data.get("status"))
-        if moved is not None:
-            orb, phase = moved
-            if orb != self.orb:
-                self.orb = orb
-            if phase is not None and phase != self.phase:
-                self.phase = phase
+            self._events.append(event)
+            if not self._armed:
+                self._armed = True
+                _FLUSHER.arm(self)
+            moved = orb_for_event(kind, status)
+            if moved is not None:
+                orb, phase = moved
+                if orb != self.orb:
+                    self.orb = orb
+                if phase is not None and phase != self.phase:
+                    self.phase = phase
+
+    def flush(self) -> None:
+        """Send the events not sent yet, in one message, with the orb and phase they set."""
+        with self._lock:
+            self._armed = False
+            held, self._held = self._held, set()
+            if self.comm is None:
+                self._sent = len(self._events)
+                return
+            batch = self._serialized_events()[self._sent :]
+            self._sent = len(self._events)
+            if batch:
+                self.send({"kind": "events", "events": batch})
+            if held:
+                self.send_state(sorted(held))
+
+    def _serialized_events(self) -> list[dict[str, Any]]:
+        """Every event as a slim dict (those not serialized yet are, now, once)."""
+        events = self._events
+        for i in range(self._serialized, len(events)):
+            event = events[i]
+            events[i] = slim_event(event.to_dict() if isinstance(event, Event) else event)
+        self._serialized = len(events)
+        return events  # type: ignore[return-value]
+
+    def _should_send_property(self, key: str, value: Any) -> bool:
+        """(ipywidgets' hook, asked before a changed trait is sent) The orb and phase go with
+        the open batch, and `finish()` sends its traits in one message: held until then."""
+        if self._holding or (self._armed and key in _BATCHED_TRAITS):
+            self._held.add(key)
+            return False
+        return bool(super()._should_send_property(key, value))
 
     def finish(self, run: AgentRun, data: dict[str, Any] | None = None) -> None:
         """Show the finished run; it is kept in widget state, so a saved notebook shows it.
-        `data` is `run.to_dict()` when the caller has it already (read, never changed)."""
+        `data` is `run.to_dict()` when the caller has it already (read, never changed).
+
+        Events not sent yet are not: the view draws the finished record alone. On a panel
+        already closed (a `%zlens` run folds its panel first) nothing is sent at all."""
         data = run.to_dict() if data is None else data
-        with self.hold_sync():  # one state message for the five traits, not five
-            self.stoppable = False
-            self.budget = data["budget"]
-            self.final_run = compact_run(data)
-            self.orb = orb_of_status(run.status)
-            if self.orb != "cancelled":
-                self.phase = "done"
+        with self._lock:
+            self._armed = False  # the batch is dropped: the record below replaces it
+            self._sent = len(self._events)
+            self._holding = True  # one state message for the traits below, not one each
+            try:
+                self.stoppable = False
+                self.budget = data["budget"]
+                self.final_run = compact_run(data)
+                self.orb = orb_of_status(run.status)
+                if self.orb != "cancelled":
+                    self.phase = "done"
+            finally:
+                self._holding = False
+            held, self._held = self._held, set()  # with an orb the batch moved, not sent yet
+            if held and self.comm is not None:
+                self.send_state(sorted(held))
 
     def fail(self) -> None:
         """The run failed before it started: finished, with nothing left to stop."""
@@ -157,6 +228,9 @@ class RunPanel(anywidget.AnyWidget):
         """Clear the panel for a new run (the interactive panel reuses one widget)."""
         with self._lock:
             self._events.clear()
+            self._serialized = self._sent = 0
+            self._armed = False
+            self._held.clear()
             self.send({"kind": "reset"})
         self.stop_requested = False
         self.final_run = {}
@@ -189,7 +263,7 @@ class RunPanel(anywidget.AnyWidget):
     def events(self) -> list[dict[str, Any]]:
         """The events forwarded so far (a copy)."""
         with self._lock:
-            return list(self._events)
+            return list(self._serialized_events())
 
     # -- the browser's side -------------------------------------------------------------------
 
@@ -197,7 +271,9 @@ class RunPanel(anywidget.AnyWidget):
         kind = content.get("kind") if isinstance(content, dict) else None
         if kind == "hello" and not self.final_run:
             with self._lock:
-                self.send({"kind": "replay", "events": list(self._events)})
+                events = self._serialized_events()
+                self._sent = len(events)  # the replay carries the open batch too
+                self.send({"kind": "replay", "events": list(events)})
         elif kind == "stop":
             self.stop_requested = True
             for callback in list(self._stop_callbacks):
@@ -216,6 +292,41 @@ class RunPanel(anywidget.AnyWidget):
         return f"<ZLens run panel: {self.orb.replace('_', ' ')}{tail} — {self.question!r}>"
 
 
+class _Flusher:
+    """One daemon thread that flushes each armed panel LIVE_S after its batch opened (a
+    thread per batch would cost more than the messages it saves)."""
+
+    def __init__(self) -> None:
+        self._wakeup = threading.Condition()
+        self._queue: list[tuple[float, int, RunPanel]] = []
+        self._order = itertools.count()
+        self._thread: threading.Thread | None = None
+
+    def arm(self, panel: RunPanel) -> None:
+        with self._wakeup:
+            heapq.heappush(self._queue, (time.monotonic() + LIVE_S, next(self._order), panel))
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._run, name="zlens-panel-events", daemon=True
+                )
+                self._thread.start()
+            elif len(self._queue) == 1:
+                self._wakeup.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._wakeup:
+                while not self._queue or self._queue[0][0] > time.monotonic():
+                    wait = self._queue[0][0] - time.monotonic() if self._queue else None
+                    self._wakeup.wait(wait)
+                _, _, panel = heapq.heappop(self._queue)
+            if panel._armed:  # not finished, reset or flushed meanwhile
+                # A closed kernel connection must not end the thread (nor a later panel's).
+                with contextlib.suppress(Exception):
+                    panel.flush()
+
+
+_FLUSHER = _Flusher()
 _LAYOUT: ipywidgets.Layout | None = None
 
 
