@@ -44,11 +44,13 @@ import os
 import socket
 import time
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from .engine.enums import RunStatus
 from .engine.records import AgentRun, utc_now
+from .engine.serde import record_fields, to_jsonable
 from .errors import UserError
 
 RUNS_DIR = Path(".zlens") / "runs"
@@ -107,10 +109,10 @@ class RunStore:
         self._checkpointed[run.id] = now
         if last is None:
             self._mark_live(run.id)
-        data = run.to_dict()
+        data = capped_record(run, keep_rows=0, hash_cut=False)
         data["checkpoint"] = {"pid": os.getpid(), "host": socket.gethostname(), "at": utc_now()}
         try:
-            self._write(run.id, cap_record(data, keep_rows=0, hash_cut=False))
+            self._write(run.id, data)
         except OSError as exc:
             raise RunNotStored(f"checkpoint of {_not_stored(run.id, self.dir, exc)}") from exc
 
@@ -133,7 +135,7 @@ class RunStore:
         read `interrupted`: drop it, try a compact record, and raise RunNotStored."""
         self._checkpointed.pop(run.id, None)
         try:
-            data = cap_record(run.to_dict())
+            data = capped_record(run)
             self._write(run.id, data)
         except OSError as exc:
             failure = exc
@@ -413,6 +415,69 @@ def cap_record(data: Any, *, keep_rows: int = MAX_ROWS, hash_cut: bool = True) -
 
 _PLAIN = frozenset({int, float, bool, type(None)})  # kept as they are, never cut
 
+
+def capped_record(value: Any, *, keep_rows: int = MAX_ROWS, hash_cut: bool = True) -> Any:
+    """`cap_record(to_jsonable(value))` in one walk: a run's stored record made straight from
+    its dataclasses. Each save walked the run twice (to a dict, then that dict again to cut
+    it), which cost more than writing the file. The same values, keys and key order.
+
+    Scalars are handled inline, without a call each; only records, dicts and lists recurse."""
+
+    def text(value: str) -> str:
+        return _cap_text(value) if len(value) > MAX_TEXT else value
+
+    def walk(value: Any) -> Any:
+        kind: Any = type(value)
+        if kind is str:
+            return text(value)
+        if kind in _PLAIN:
+            return value
+        if kind is list or kind is tuple:
+            return [
+                v if type(v) in _PLAIN else text(v) if type(v) is str else walk(v) for v in value
+            ]
+        names = record_fields(kind)
+        if names:
+            capped: dict[str, Any] = {}
+            for name in names:
+                field = getattr(value, name)
+                fkind = type(field)
+                if fkind in _PLAIN:
+                    capped[name] = field
+                elif fkind is str:
+                    capped[name] = text(field)
+                else:
+                    one(capped, name, field)
+            return capped
+        if kind is dict or isinstance(value, dict):
+            capped = {}
+            for key, field in value.items():
+                if type(key) is not str:
+                    key = str(key)
+                fkind = type(field)
+                if fkind in _PLAIN:
+                    capped[key] = field
+                elif fkind is str:
+                    capped[key] = text(field)
+                else:
+                    one(capped, key, field)
+            return capped
+        if isinstance(value, Enum):
+            return cap_record(value.value, keep_rows=keep_rows, hash_cut=hash_cut)
+        if isinstance(value, list | tuple):
+            return walk(list(value))
+        return value
+
+    def one(capped: dict[str, Any], key: str, field: Any) -> None:
+        if key == "rows":  # cut (and hashed) exactly as `cap_record` cuts a record's rows
+            rows = {key: to_jsonable(field)}
+            capped.update(cap_record(rows, keep_rows=keep_rows, hash_cut=hash_cut))
+        else:
+            capped[key] = walk(field)
+
+    return walk(value)
+
+
 # Files are written with os-level calls: `Path.write_bytes` adds a buffered file object and
 # its isatty/seek/stat calls to every write (~0.1 ms a record here). O_BINARY: no newline
 # translation on Windows.
@@ -471,7 +536,9 @@ def _sha256(text: str) -> str:
 
 
 def _encode(data: Any) -> bytes:
-    text = json.dumps(data, ensure_ascii=False, default=str)
+    # No check for cycles: a record comes from `capped_record` (fresh dicts and lists; a
+    # cycle would have failed there), and the check cost a tenth of the encoding.
+    text = json.dumps(data, ensure_ascii=False, default=str, check_circular=False)
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:

@@ -208,3 +208,36 @@ def test_a_write_that_fails_leaves_no_temp_file_and_is_said(tmp_path):
         store.save(AgentRun(id="run_blocked", question="q", status=RunStatus.COMPLETED))
     assert not [p for p in store.dir.iterdir() if p.name.startswith(".")]
     assert (store.dir / "run_blocked.json").is_dir()
+
+
+def test_a_record_is_capped_in_one_walk_exactly_as_in_two():
+    """`capped_record(run)` (issue 11: one walk per save) is `cap_record(run.to_dict())`:
+    the same values, keys and key order, for checkpoints and final records, with rows cut
+    and hashed wherever they sit, long texts cut, non-text keys, tuples and enums."""
+    from zlens_jupyter.engine import Artifact, Event, EventType
+    from zlens_jupyter.store import MAX_TEXT, cap_record, capped_record
+
+    long_text = "x" * (MAX_TEXT + 10)
+    run = AgentRun(
+        id="run_cap",
+        question=long_text,
+        result={"columns": ["n"], "rows": [(i, "a") for i in range(MAX_ROWS + 3)], 7: (1, 2)},
+        artifacts=[
+            Artifact(kind="answer", title="t", content={"rows": [[1]] * (MAX_ROWS + 1)}),
+            Artifact(kind="answer", title=long_text, content={"rows": "not a list"}),
+        ],
+        events=[
+            Event(
+                id="e1",
+                run_id="run_cap",
+                seq=1,
+                at="now",
+                type=EventType.TOOL_RESULT,
+                payload={"rows": [[i] for i in range(MAX_ROWS + 1)], "sql": long_text},
+            )
+        ],
+        provenance={"nested": [{"rows": list(range(MAX_ROWS + 2))}, (long_text,)]},
+    )
+    for options in ({}, {"keep_rows": 0, "hash_cut": False}):
+        expected = json.dumps(cap_record(run.to_dict(), **options))  # type: ignore[arg-type]
+        assert json.dumps(capped_record(run, **options)) == expected  # type: ignore[arg-type]

@@ -69,6 +69,10 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in _fields(cls))
 
 
+# The serialized field names of a record type, in order; () for any other type.
+record_fields = _field_names
+
+
 @cache
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
