@@ -601,10 +601,23 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         """,
         # free-text media: a word that begins some values is said inside others too
         "artworks": """
-            CREATE TABLE works (title VARCHAR, medium VARCHAR, year BIGINT);
-            INSERT INTO works SELECT 'Work ' || i,
+            CREATE TABLE works (artist VARCHAR, title VARCHAR, medium VARCHAR, year BIGINT);
+            INSERT INTO works SELECT
+              ['Hirst, Damien', 'Emin, Tracey', 'Whiteread, Rachel'][1 + i % 3], 'Work ' || i,
               ['Screenprint on paper', 'Etching and screenprint on paper', 'Oil paint on canvas',
                'Made object, wood'][1 + i % 4], 1990 + i % 20 FROM range(40) t(i);
+        """,
+        # a table named for what its rows are, after a place; a code equal to one of its words;
+        # one value stored bare and padded
+        "force": """
+            CREATE TABLE mn_police_use_of_force (id BIGINT, neighborhood VARCHAR,
+                                                 primary_offense VARCHAR,
+                                                 type_resistance VARCHAR, age BIGINT);
+            INSERT INTO mn_police_use_of_force SELECT i,
+              ['Downtown', 'Hawthorne', 'Phillips'][1 + i % 3],
+              CASE WHEN i % 5 = 0 THEN 'FORCE' ELSE 'ASLT' END,
+              CASE WHEN i % 4 = 0 THEN 'Fled on Foot' WHEN i % 4 = 1 THEN 'Fled on Foot   '
+                   ELSE 'Tensed' END, 18 + i FROM range(30) t(i);
         """,
         # course titles nearly one per row beside a yes/no column for the kind
         "courses": """
@@ -1812,6 +1825,36 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         # a key's number names one row, as a label does
         ("staff", "What is the age of employee number 1010?", "SELECT 22 + (10 * 5) % 40"),
         ("staff", "What is the department of employee number 1003?", "SELECT 'Sales'"),
+        # a person filed surname first is said forenames first
+        (
+            "artworks",
+            "How many works by Damien Hirst are in the collection?",
+            "SELECT COUNT(*) FROM works WHERE artist = 'Hirst, Damien'",
+        ),
+        (
+            "artworks",
+            "How many different artists are represented?",
+            "SELECT COUNT(DISTINCT artist) FROM works",
+        ),
+        # the table's name, said with its words, is the rows; its words are no value
+        (
+            "force",
+            "What are the top 2 neighborhoods by number of uses of force?",
+            "SELECT neighborhood, COUNT(*) FROM mn_police_use_of_force GROUP BY 1 "
+            "ORDER BY 2 DESC, 1 LIMIT 2",
+        ),
+        (
+            "force",
+            "In how many different neighborhoods did police use force?",
+            "SELECT COUNT(DISTINCT neighborhood) FROM mn_police_use_of_force",
+        ),
+        # one value stored in two spellings: both kept
+        (
+            "force",
+            "How many subjects fled on foot?",
+            "SELECT COUNT(*) FROM mn_police_use_of_force "
+            "WHERE TRIM(type_resistance) = 'Fled on Foot'",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:
@@ -1991,6 +2034,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("polls", "How many polls were there in the 2015/16 season?"),
         # "on display": a state of the rows that nothing holds, never dropped as "display"
         ("artworks", "How many of these works are currently on display?"),
+        # "how much" asks an amount: a count of rows is none ('Pay' begins no title here)
+        ("artworks", "How much did the gallery pay for its Damien Hirst works?"),
     ],
 )
 def test_shapes_that_stay_open_are_asked(harbour, db: str, question: str) -> None:

@@ -187,6 +187,9 @@ _INNER_GLUE = frozenset({"of", "the", "in", "per"})
 _NAME_FILLERS = frozenset({"avg", "average", "mean", "per", "of", "the"})
 
 
+_JOINING = frozenset({"of", "and", "in", "on", "by", "for", "the", "to", "per", "with"})
+
+
 def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
     lex = Lexicon()
     for table in catalog.tables.values():
@@ -201,6 +204,12 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
             lex.add(plain[:1], Target("table", table.name), synonym=True)
             if plain[-1] and stem(plain[-1]) != plain[-1]:  # a plural noun names the rows
                 lex.add(plain[-1:], Target("table", table.name), synonym=True)
+            # "uses of force" for mn_police_use_of_force: the name's last words without the
+            # place or source in front of them (weak names)
+            for start in range(1, len(plain) - 1):
+                ending = tuple(w for w in plain[start:] if len(w) > 1)
+                if len(ending) > 1 and ending[0] not in _JOINING:
+                    lex.add(ending, Target("table", table.name), synonym=True)
         singular = tuple(stem(w) for w in t_words)
         if len(singular) == 1 and len(singular[0]) >= 5:
             lex.table_endings.setdefault(singular[0], []).append(Target("table", table.name))

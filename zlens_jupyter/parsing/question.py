@@ -482,10 +482,15 @@ def _parse(
         p.taken.update(i for i, t in enumerate(tokens) if t in _TREND_VERBS)
     # "how many matches were played": every match was; the verb keeps every row
     p.taken.update(i for i, t in enumerate(tokens) if t in happenings() and i not in p.taken)
+    named_rows = _table_name_words(catalog)
     unresolved = [
         t
         for i, t in enumerate(tokens)
-        if i not in p.taken and t not in GLUE_WORDS and stem(t) not in GLUE_WORDS
+        if i not in p.taken
+        and t not in GLUE_WORDS
+        and stem(t) not in GLUE_WORDS
+        # "did police use force" over mn_police_use_of_force: what every row is, said
+        and stem(t) not in named_rows
     ]
     last = len(tokens) - 1
     if tokens[:2] == ["how", "many"] and tokens[-1] in _PREDICATE_VERBS and last not in p.taken:
@@ -1034,6 +1039,11 @@ def _parse(
     if tallied:  # "cases" read as the tally column: the rows were not counted after all
         spec.notes = [n for n in spec.notes if not n.startswith(tuple(tallied))]
     spec.notes += p.notes + _counted_in_one_of_many(catalog, spec)
+    if tokens[:2] == ["how", "much"] and all(
+        m.agg == "count" and m.target is None for m in spec.measures
+    ):
+        # "how much did the Tate pay for …" asks an amount: a count of rows is no amount
+        return _clarify("How much of what? Name the number to add up, e.g. a price column.", [])
     if shared and not spec.filters and spec.group_by and not spec.listing and limit is None:
         spec.share_of_groups = True  # "what share of all sales does each city account for"
     elif shared:
@@ -1127,7 +1137,12 @@ def _value_filters(
         if not words or not match.table:
             continue  # a bare month name with no month column: the time parser handles it
         for i in range(len(p.tokens) - len(words) + 1):
-            if p.tokens[i : i + len(words)] == words and _starts_a_name(p.tokens, i, lex):
+            if p.tokens[i : i + len(words)] == words and (
+                _starts_a_name(p.tokens, i, lex)
+                or _inside_a_table_name(p.tokens, i, words, lex)
+                # "did police use force": a word of the table's own name, never its code 'FORCE'
+                or {stem(w) for w in words} <= _table_name_words(p.catalog)
+            ):
                 continue
             if (
                 p.tokens[i : i + len(words)] == words
@@ -1192,6 +1207,11 @@ def _choose_value_filters(
                 f"'{word}' appears in {', '.join(names)}: which one do you mean?", names
             )
         m = on_fact[0]
+        spellings = sorted({o.value for o in on_fact if not o.prefix})
+        if len(spellings) > 1 and len({" ".join(v.lower().split()) for v in spellings}) == 1:
+            # 'Fled on Foot' stored bare and padded with spaces: one value, every spelling
+            filters.append(Filter(m.table, m.column, "spellings", spellings, label=m.column))
+            continue
         if m.prefix:  # "Toyota cars": the rows whose model begins with the word Toyota
             filters.append(Filter(m.table, m.column, "starts", m.value, label=m.column))
             continue
@@ -2683,6 +2703,28 @@ def _starts_a_name(tokens: list[str], at: int, lex: Lexicon) -> bool:
     return False
 
 
+def _table_name_words(catalog: Catalog) -> frozenset[str]:
+    """The content words of tables' names of several words, as stems ("police", "use",
+    "force" for mn_police_use_of_force): said in a question, they say what the rows are."""
+    return frozenset(
+        stem(w)
+        for name in catalog.tables
+        if len(words := identifier_words(name)) > 2
+        for w in words
+        if len(w) > 2 and w.isalpha() and w not in GLUE_WORDS
+    )
+
+
+def _inside_a_table_name(tokens: list[str], at: int, words: list[str], lex: Lexicon) -> bool:
+    """Whether the words at `at` end a longer phrase naming a table: "uses of force" names
+    mn_police_use_of_force, so its "force" is never the offence code 'FORCE'."""
+    end = at + len(words)
+    for start in range(max(0, at - lex.longest), at):
+        if any(t.kind == "table" for t in lex.lookup(tokens[start:end])):
+            return True
+    return False
+
+
 def _names_with_aggregate_words(
     tokens: list[str],
     spans: list[Span],
@@ -3507,7 +3549,10 @@ def _one_attribute(catalog: Catalog, matches: list[ValueMatch]) -> bool:
     return len(counts) == 1
 
 
-_SCOPE_NOUNS = frozenset({"country", "nation", "world", "data", "dataset", "table", "board"})
+_SCOPE_NOUNS = frozenset(
+    {"country", "nation", "world", "data", "dataset", "table", "board", "collection"}
+    | {"database", "sample", "survey", "records", "file"}
+)
 
 
 def _whole_scope(tokens: list[str], taken: set[int], lexicon: Lexicon) -> list[int]:

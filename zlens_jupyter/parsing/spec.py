@@ -11,6 +11,8 @@ AGGREGATES = ("count", "count_distinct", "sum", "avg", "median", "min", "max")
 # What joins several values in one text field ('Rain , Thunderstorm', 'Laptop; Paper'): a
 # filter with op "has" keeps the rows listing its value among them.
 LIST_SEPARATORS = ",;|/"
+# A filter with op "spellings" holds one value as the data stores it several ways ('Fled on
+# Foot' and 'Fled on Foot   '): any of them, and never a comparison of groups as "in" is.
 
 
 @dataclass

@@ -375,6 +375,8 @@ def filter_phrase(spec: QuestionSpec | None) -> str:
         if f.op == "starts"
         else f"{f.label or f.column} lists {f.value}"
         if f.op == "has"
+        else f"{f.label or f.column} = {fmt(f.value[0].strip())} (stored {len(f.value)} ways)"
+        if f.op == "spellings"
         else f"{f.label or f.column} {f.op} {fmt(f.value)}"
         for f in spec.filters
     ]

@@ -155,7 +155,7 @@ def _group_share_expr(whole: exp.Expr) -> exp.Expr:
 
 def _filter_expr(f: Filter) -> exp.Expr:
     column = exp.column(f.column, table=f.table)
-    if f.op == "in":
+    if f.op in ("in", "spellings"):
         return exp.In(this=column, expressions=[_literal(v) for v in f.value])
     if f.op == "is null":
         return exp.Is(this=column, expression=exp.Null())

@@ -261,6 +261,8 @@ class ValueIndex:
         first = self._first_word(phrase)
         if first is None:
             return []
+        if is_noun(phrase) and stem(phrase) != phrase and first[2].lower() == stem(phrase):
+            return []  # "how many works": the things counted, not the titles "Work No. 227"
         # "screenprints" begins 'Screenprint, etching …' and ends 'Etching and screenprint':
         # where the word is said later in the column's other values too, the rows it begins
         # are a reading the answer says, never the whole of what was asked
@@ -511,7 +513,25 @@ def _build(columns: list[ColumnValues]) -> _Tables:
                 if spelled and spelled != phrase:
                     # "AsstProf" is what people call an "assistant professor"
                     by_form.setdefault(_form(spelled), []).append(n)
+                turned = _name_turned(value)
+                if turned:
+                    # "Hirst, Damien", as catalogues file people, is "Damien Hirst" said
+                    by_phrase.setdefault(turned, []).append(n)
     return by_phrase, by_form, codes
+
+
+_FILED_NAME = re.compile(
+    r"([A-Z][\w'\-]+(?: [A-Z][\w'\-]+)?), ([A-Z][\w'.\-]*[a-z][\w'.\-]*(?: [A-Z][\w'.\-]*)*)"
+)
+
+
+def _name_turned(value: str) -> str:
+    """ "damien hirst" for "Hirst, Damien": a person's name filed surname first, said the
+    other way round; "" for anything else ("Screenprint, etching and oil on paper")."""
+    filed = _FILED_NAME.fullmatch(value.strip())
+    if filed is None or len(filed.group(2).split()) > 3:
+        return ""
+    return _normalize(f"{filed.group(2)} {filed.group(1)}")
 
 
 # Endings that make another English word of a stem: never the rest of a name cut short.
