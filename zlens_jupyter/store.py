@@ -94,6 +94,7 @@ class RunStore:
         self._dir_text = os.fspath(self.dir)
         self._live_text = os.fspath(self.live_dir)
         self._checkpointed: dict[str, float] = {}  # run id -> when its last checkpoint was
+        self._saved: tuple[AgentRun, dict[str, Any] | None] | None = None  # the last save
         self._stored: dict[str, str] = {}  # run id -> status of its last complete final write
 
     # -- writing -------------------------------------------------------------------------
@@ -135,11 +136,14 @@ class RunStore:
         read `interrupted`: drop it, try a compact record, and raise RunNotStored."""
         self._checkpointed.pop(run.id, None)
         try:
-            data = capped_record(run)
+            cuts: list[int] = []
+            data = _capped(run, MAX_ROWS, True, cuts)
             self._write(run.id, data)
         except OSError as exc:
             failure = exc
         else:
+            # Nothing cut: the record is `run.to_dict()`, for whoever shows the run next.
+            self._saved = (run, None if cuts else data)
             self._stored[run.id] = run.status.value
             self._index(data)
             self._unmark_live(run.id)
@@ -153,6 +157,12 @@ class RunStore:
         raise RunNotStored(
             f"run {run.id} was stored without its trace in {self.dir}: {_reason(failure)}"
         ) from failure
+
+    def saved_record(self, run: AgentRun) -> dict[str, Any] | None:
+        """`run.to_dict()` as the final save just made it (popped: asked once), or None when
+        `run` is not the run last saved, or that save cut something (rows, long texts)."""
+        saved, self._saved = self._saved, None
+        return saved[1] if saved is not None and saved[0] is run else None
 
     def _index(self, data: dict[str, Any]) -> None:
         """Append the finished run's summary line. Best effort: a record the index misses
@@ -366,17 +376,19 @@ class RunStore:
         return [p for p in self.dir.glob("*.json") if not p.name.startswith(".")]
 
 
-def cap_record(data: Any, *, keep_rows: int = MAX_ROWS, hash_cut: bool = True) -> Any:
+def cap_record(
+    data: Any, *, keep_rows: int = MAX_ROWS, hash_cut: bool = True, cuts: list[int] | None = None
+) -> Any:
     """A copy of a run record with long lists of rows and long texts cut, each cut noted
     with how much went, the sha256 of what went and the sha256 of the whole list (so a copy
     elsewhere can be matched). Checkpoints keep no rows and skip the hashing
     (`keep_rows=0, hash_cut=False`): the final record is the one that vouches for them.
 
     Runs on every stored record, so scalars (most of a record) are handled inline, without
-    a call each; only dicts and lists recurse."""
+    a call each; only dicts and lists recurse. Each cut appends to `cuts` when it is given."""
     kind = type(data)
     if kind is str:
-        return _cap_text(data) if len(data) > MAX_TEXT else data
+        return _cut_text(data, cuts) if len(data) > MAX_TEXT else data
     if kind is dict or isinstance(data, dict):
         capped: dict[Any, Any] = {}
         for key, value in data.items():
@@ -385,9 +397,11 @@ def cap_record(data: Any, *, keep_rows: int = MAX_ROWS, hash_cut: bool = True) -
                 capped[key] = value
                 continue
             if vkind is str:
-                capped[key] = _cap_text(value) if len(value) > MAX_TEXT else value
+                capped[key] = _cut_text(value, cuts) if len(value) > MAX_TEXT else value
                 continue
             if key == "rows" and isinstance(value, list) and len(value) > keep_rows:
+                if cuts is not None:
+                    cuts.append(1)
                 cut = value[keep_rows:]
                 note: dict[str, Any] = {"kept": keep_rows, "cut_rows": len(cut)}
                 if hash_cut:
@@ -397,7 +411,7 @@ def cap_record(data: Any, *, keep_rows: int = MAX_ROWS, hash_cut: bool = True) -
                     )
                 capped["rows_cut"] = note
                 value = value[:keep_rows]
-            capped[key] = cap_record(value, keep_rows=keep_rows, hash_cut=hash_cut)
+            capped[key] = cap_record(value, keep_rows=keep_rows, hash_cut=hash_cut, cuts=cuts)
         return capped
     if kind is list or kind is tuple or isinstance(data, list | tuple):
         out: list[Any] = []
@@ -406,9 +420,9 @@ def cap_record(data: Any, *, keep_rows: int = MAX_ROWS, hash_cut: bool = True) -
             if ikind in _PLAIN:
                 out.append(item)
             elif ikind is str:
-                out.append(_cap_text(item) if len(item) > MAX_TEXT else item)
+                out.append(_cut_text(item, cuts) if len(item) > MAX_TEXT else item)
             else:
-                out.append(cap_record(item, keep_rows=keep_rows, hash_cut=hash_cut))
+                out.append(cap_record(item, keep_rows=keep_rows, hash_cut=hash_cut, cuts=cuts))
         return out
     return data
 
@@ -419,12 +433,17 @@ _PLAIN = frozenset({int, float, bool, type(None)})  # kept as they are, never cu
 def capped_record(value: Any, *, keep_rows: int = MAX_ROWS, hash_cut: bool = True) -> Any:
     """`cap_record(to_jsonable(value))` in one walk: a run's stored record made straight from
     its dataclasses. Each save walked the run twice (to a dict, then that dict again to cut
-    it), which cost more than writing the file. The same values, keys and key order.
+    it), which cost more than writing the file. The same values, keys and key order."""
+    return _capped(value, keep_rows, hash_cut, [])
+
+
+def _capped(value: Any, keep_rows: int, hash_cut: bool, cuts: list[int]) -> Any:
+    """`capped_record`, appending to `cuts` for each cut (none: the record is `to_jsonable`'s).
 
     Scalars are handled inline, without a call each; only records, dicts and lists recurse."""
 
     def text(value: str) -> str:
-        return _cap_text(value) if len(value) > MAX_TEXT else value
+        return _cut_text(value, cuts) if len(value) > MAX_TEXT else value
 
     def walk(value: Any) -> Any:
         kind: Any = type(value)
@@ -446,8 +465,10 @@ def capped_record(value: Any, *, keep_rows: int = MAX_ROWS, hash_cut: bool = Tru
                     capped[name] = field
                 elif fkind is str:
                     capped[name] = text(field)
+                elif name == "rows":
+                    cut_rows(capped, name, field)
                 else:
-                    one(capped, name, field)
+                    capped[name] = walk(field)
             return capped
         if kind is dict or isinstance(value, dict):
             capped = {}
@@ -459,21 +480,21 @@ def capped_record(value: Any, *, keep_rows: int = MAX_ROWS, hash_cut: bool = Tru
                     capped[key] = field
                 elif fkind is str:
                     capped[key] = text(field)
+                elif key == "rows":
+                    cut_rows(capped, key, field)
                 else:
-                    one(capped, key, field)
+                    capped[key] = walk(field)
             return capped
         if isinstance(value, Enum):
-            return cap_record(value.value, keep_rows=keep_rows, hash_cut=hash_cut)
+            return cap_record(value.value, keep_rows=keep_rows, hash_cut=hash_cut, cuts=cuts)
         if isinstance(value, list | tuple):
             return walk(list(value))
         return value
 
-    def one(capped: dict[str, Any], key: str, field: Any) -> None:
-        if key == "rows":  # cut (and hashed) exactly as `cap_record` cuts a record's rows
-            rows = {key: to_jsonable(field)}
-            capped.update(cap_record(rows, keep_rows=keep_rows, hash_cut=hash_cut))
-        else:
-            capped[key] = walk(field)
+    def cut_rows(capped: dict[str, Any], key: str, field: Any) -> None:
+        # Cut (and hashed) exactly as `cap_record` cuts a record's rows.
+        rows = {key: to_jsonable(field)}
+        capped.update(cap_record(rows, keep_rows=keep_rows, hash_cut=hash_cut, cuts=cuts))
 
     return walk(value)
 
@@ -522,6 +543,12 @@ def _parse_line(line: str) -> Any:
 
 def _started(row: tuple[Any, ...] | builtins.list[Any]) -> str:
     return str(row[5])
+
+
+def _cut_text(text: str, cuts: list[int] | None) -> str:
+    if cuts is not None:
+        cuts.append(1)
+    return _cap_text(text)
 
 
 def _cap_text(text: str) -> str:

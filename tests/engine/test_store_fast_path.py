@@ -241,3 +241,21 @@ def test_a_record_is_capped_in_one_walk_exactly_as_in_two():
     for options in ({}, {"keep_rows": 0, "hash_cut": False}):
         expected = json.dumps(cap_record(run.to_dict(), **options))  # type: ignore[arg-type]
         assert json.dumps(capped_record(run, **options)) == expected  # type: ignore[arg-type]
+
+
+def test_the_final_save_hands_its_record_on_when_it_cut_nothing(make_engine, tmp_path):
+    """Issue 11: the notebook shows the record the store just wrote instead of serializing
+    the run again, and only when it is `run.to_dict()` exactly (nothing cut), once."""
+    store = RunStore(tmp_path)
+    engine = make_engine({GEN: Script([outcome()])}, sink=store)
+    run = engine.run(RunRequest(question="q?", run_id="run_small"))
+    record = store.saved_record(run)
+    assert record == run.to_dict()
+    assert store.saved_record(run) is None  # taken once
+
+    big = make_engine({GEN: Script([outcome(result=dict(MANY_ROWS))])}, sink=store)
+    cut = big.run(RunRequest(question="big?", run_id="run_big_rows"))
+    assert store.saved_record(cut) is None  # its rows were cut: not the run's own record
+    other = AgentRun(id="run_other", question="q", status=RunStatus.COMPLETED)
+    store.save(other)
+    assert store.saved_record(run) is None  # another run's record is never handed on

@@ -243,3 +243,13 @@ def test_a_run_that_fails_before_starting_leaves_a_finished_panel(nb, panels):
     assert 'data-orb="failed"' in settled.data["text/html"]
     assert settled.data["text/plain"].startswith("ZLens run did not start: ")
     assert (panel.orb, panel.stoppable, panel.comm) == ("failed", False, None)
+
+
+def test_the_notebook_reuses_the_record_the_store_wrote(nb):
+    """Issue 11: `%zlens` serializes an answer once (the store's final save); what it shows
+    is still the run's own record."""
+    nb.run("%zlens --no-panel What is revenue by category?")
+    session = nb.magics.session
+    run = session.ask("What is revenue by segment?")
+    assert session.take_record(run) == run.to_dict()
+    assert session.take_record(run) == run.to_dict()  # taken: serialized afresh

@@ -168,3 +168,23 @@ def test_large_results_preview_twenty_rows_and_say_so(make_run):
     assert "carrier 19" in data["text/plain"] and "carrier 20" not in data["text/plain"]
     # 600 categories are too many for a bar chart.
     assert VEGA_LITE not in data
+
+
+def test_the_card_of_a_run_is_the_card_of_its_record(
+    grounded_run, escalated_run, certified_run, blocked_run, clarification_run, draft_artifact_run
+):
+    """Issue 11: a run's card is drawn from its record less the event log (nothing on the
+    card reads it): the same bundle as from the whole record."""
+    from zlens_jupyter.notebook.render import answer_display, card_record
+
+    for run in (
+        grounded_run,
+        escalated_run,
+        certified_run,
+        blocked_run,
+        clarification_run,
+        draft_artifact_run,
+    ):
+        full = run.to_dict()
+        assert card_record(run) == {k: v for k, v in full.items() if k != "events"}
+        assert answer_display(run) == answer_display(full)

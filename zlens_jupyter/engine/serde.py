@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Callable
 from enum import Enum
 from functools import cache
 from typing import Any, TypeVar, Union
@@ -70,7 +71,7 @@ def _field_names(cls: type) -> tuple[str, ...]:
 
 
 # The serialized field names of a record type, in order; () for any other type.
-record_fields = _field_names
+record_fields: Callable[[Any], tuple[str, ...]] = _field_names
 
 
 @cache

@@ -175,8 +175,9 @@ class ZLensMagics(Magics):
                 if panel is not None:
                     self._settle_panel(panel, panel_handle, None, exc)
                 raise
+            # Once, for the chart, the panel and its summary: the record the store just wrote.
+            data = session.take_record(result)
             result = answer_run(result)  # displays as its answer card
-            data = result.to_dict()  # once, for the chart, the panel and its summary
             start_chart(data)  # its picture is drawn while the panel settles
             if panel is not None:
                 # Folded first: a closed panel sends nothing more, so the finished record

@@ -20,6 +20,7 @@ from html import escape
 from typing import Any
 
 from ..engine.records import AgentRun
+from ..engine.serde import record_fields, to_jsonable
 from ..formatting import answer_sentence
 from ..inputs import terminal_safe
 from ..labels import ROUTE_WORDS, TRUST_WORDS, outcome_label
@@ -90,7 +91,7 @@ def answer_display(run: AgentRun | dict[str, Any]) -> Bundle:
     the chart as a static image (drawn offline); the bundle also holds the Vega-Lite spec and
     the SVG for tools that pick those (nbconvert's HTML, nbviewer, GitHub fall back to them).
     """
-    data = run.to_dict() if isinstance(run, AgentRun) else run
+    data = card_record(run) if isinstance(run, AgentRun) else run
     spec = vega_lite_spec(data)
     if spec is not None:
         draw_soon(spec)  # drawn on a worker thread while the card's HTML is built
@@ -119,6 +120,16 @@ def answer_display(run: AgentRun | dict[str, Any]) -> Bundle:
     else:
         bundle[SVG] = svg
     return bundle, metadata
+
+
+def card_record(run: AgentRun) -> dict[str, Any]:
+    """`run.to_dict()` less its event log, which nothing on the card reads: the log is about
+    half of a record's serialization, paid on every display of an answer."""
+    return {
+        name: to_jsonable(getattr(run, name))
+        for name in record_fields(type(run))
+        if name != "events"
+    }
 
 
 def chart_caption(spec: dict[str, Any]) -> str:
