@@ -219,6 +219,26 @@ DATASETS: tuple[Any, ...] = (
         ),
         "UCLA courses of Fall 2018 and a sample's textbook prices (keys: subject, course_num)",
     ),
+    Dataset(
+        "loans",
+        (Table("loans_full_schema", "openintro", "loans_full_schema"),),
+        "10,000 Lending Club loans issued Jan-Mar 2018: amount, rate, grade, purpose, credit",
+    ),
+    Dataset(
+        "kershaw",
+        (Table("Kershaw", "Stat2Data", "Kershaw"),),
+        "3,402 pitches Clayton Kershaw threw in 2013: pitch type code, speed, count, outcome",
+    ),
+    Dataset(
+        "covid",
+        (Table("covid_testing", "medicaldata", "covid_testing"),),
+        "15,524 COVID-19 tests at a children's hospital (CHOP), 2020: result, clinic, payor",
+    ),
+    Dataset(
+        "birdstrikes",
+        (Table("birds", "openintro", "birds"),),
+        "19,302 aircraft-wildlife strikes reported to the FAA, 1990-1999: operator, species",
+    ),
 )
 
 
