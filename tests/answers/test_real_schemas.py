@@ -621,12 +621,20 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         """,
         # course titles nearly one per row beside a yes/no column for the kind
         "courses": """
-            CREATE TABLE courses (subject VARCHAR, course VARCHAR, ind_study BOOLEAN);
-            INSERT INTO courses SELECT ['Law', 'Mathematics'][1 + i % 2],
+            CREATE TABLE fall_list (subject VARCHAR, course VARCHAR, ind_study BOOLEAN);
+            INSERT INTO fall_list SELECT ['Law', 'Mathematics', 'Law'][1 + i % 3],
               CASE WHEN i % 10 = 0 THEN 'Independent Study' ELSE 'Course ' || i END,
               i % 5 = 0 FROM range(60) t(i);
-            CREATE TABLE textbooks (course VARCHAR, price DOUBLE);
-            INSERT INTO textbooks VALUES ('Course 1', 20.0);
+            CREATE TABLE textbooks (subject VARCHAR, course VARCHAR, price DOUBLE);
+            INSERT INTO textbooks VALUES ('Law', 'Course 1', 20.0);
+        """,
+        # a survey of developers with one 0/1 column per kind of developer
+        "devsurvey": """
+            CREATE TABLE survey (Country VARCHAR, Salary DOUBLE, Web_developer BIGINT,
+                                 Mobile_developer BIGINT, Embedded_developer BIGINT);
+            INSERT INTO survey SELECT ['Germany', 'India', 'Canada'][1 + i % 3],
+              40000 + (i * 1700) % 50000, i % 2, (i + 1) % 2, CASE WHEN i % 5 = 0 THEN 1
+              ELSE 0 END FROM range(30) t(i);
         """,
         # a day's high, average and low
         "thermo": """
@@ -1848,6 +1856,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "In how many different neighborhoods did police use force?",
             "SELECT COUNT(DISTINCT neighborhood) FROM mn_police_use_of_force",
         ),
+        # a verb of what every row is, in another form than the vocabulary's ("offered")
+        (
+            "courses",
+            "How many Mathematics courses were offered?",
+            "SELECT COUNT(*) FROM fall_list WHERE subject = 'Mathematics'",
+        ),
         # one value stored in two spellings: both kept
         (
             "force",
@@ -1958,6 +1972,18 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "the part read as the rows whose course is Independent Study",
         ),
         ("prizes", "How many prizes has Marie Curie won?", "'won' read as every row"),
+        # groups and counted things in a list and in a sample of it: the larger counted, said
+        (
+            "courses",
+            "Which subject offers the most courses?",
+            "counted the rows of fall_list (the largest); textbooks also has them",
+        ),
+        # "developers" ends three columns' names: the rows (respondents), never one of them
+        (
+            "devsurvey",
+            "What is the average salary of developers in Germany?",
+            "each row of survey counted as one developer",
+        ),
     ],
 )
 def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(

@@ -375,9 +375,21 @@ def find_abbreviated(
             found = _word_of_one_number(token, lex)
         if len(found) == 1:
             spans.append(Span(i, i + 1, (found[0],), guessed=guessed))
-        elif len(found) > 1:
+        elif len(found) > 1 and not _kind_of_many(token, found):
             return token, sorted(f"{t.table}.{t.column}" for t in found)
     return spans
+
+
+def _kind_of_many(token: str, found: list[Target]) -> bool:
+    """ "developers" over `Web_developer`, `Mobile_developer`, `Embedded_developer`: a word
+    ending three names or more of one table is the kind they share, what its rows are, and
+    names none of them."""
+    word = stem(token)
+    return (
+        len(found) > 2
+        and len({t.table for t in found}) == 1
+        and all(identifier_words(t.column or "")[-1:] == (word,) for t in found)
+    )
 
 
 def _shortened_names(tokens: list[str], lex: Lexicon, taken: set[int]) -> list[Span]:

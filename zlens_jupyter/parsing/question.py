@@ -481,7 +481,7 @@ def _parse(
         # time" already says (and "the change in GDP from 2000 to 2010" stays unread)
         p.taken.update(i for i, t in enumerate(tokens) if t in _TREND_VERBS)
     # "how many matches were played": every match was; the verb keeps every row
-    p.taken.update(i for i, t in enumerate(tokens) if t in happenings() and i not in p.taken)
+    p.taken.update(i for i, t in enumerate(tokens) if _a_happening(t, lexicon) and i not in p.taken)
     named_rows = _table_name_words(catalog)
     unresolved = [
         t
@@ -1660,6 +1660,17 @@ def _measures(
             # holds the groups, counted in each
             holder = next(iter(p.group_tables))
             return [Measure("count", holder, None, alias="row_count")]
+        counted_in = {t.table for s in spans for t in s.targets if t.kind == "column"}
+        shared_tables = p.group_tables & counted_in
+        if ranked_groups and len(shared_tables) > 1:
+            # "which subject has the most courses" where a course list and a sample of it
+            # both hold subject and course: the rows of the larger counted, the other said
+            holders = [p.catalog.table(name) for name in shared_tables]
+            sizes = sorted((info.row_count, info.name) for info in holders if info is not None)
+            holder = sizes[-1][1]
+            others = ", ".join(name for _, name in sizes[:-1])
+            p.notes.append(f"counted the rows of {holder} (the largest); {others} also has them")
+            return [Measure("count", holder, None, alias="row_count")]
         if counted is not None and near is not None and {t for t, _ in p.pinned} == {near.lower()}:
             # "how many rodents are there" where Rodentia is a value of one table's column:
             # the rows of that table holding it, and said (the rows may not be animals)
@@ -2701,6 +2712,19 @@ def _starts_a_name(tokens: list[str], at: int, lex: Lexicon) -> bool:
         if len(words) > 1 and lex.lookup(words):
             return True
     return False
+
+
+def _a_happening(token: str, lexicon: Lexicon) -> bool:
+    """ "played", and "offers", "offer" as "offered" is (vocabulary `happenings`): another
+    form of the verb counts when the data names nothing by it ("score" may be a column)."""
+    if token in happenings():
+        return True
+    root = verb_root(token) or (token if is_verb(token) else None)
+    return (
+        root is not None
+        and root in {verb_root(h) for h in happenings()}
+        and not lexicon.lookup([token])
+    )
 
 
 def _table_name_words(catalog: Catalog) -> frozenset[str]:
