@@ -628,6 +628,22 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             CREATE TABLE textbooks (subject VARCHAR, course VARCHAR, price DOUBLE);
             INSERT INTO textbooks VALUES ('Law', 'Course 1', 20.0);
         """,
+        # aviation shorthand (`phase_of_flt`), an operator named FLIGHT…, a species WILD…
+        "strikes": """
+            CREATE TABLE birds (operator VARCHAR, phase_of_flt VARCHAR, species VARCHAR,
+                                height BIGINT);
+            INSERT INTO birds SELECT ['AMERICAN AIRLINES', 'FLIGHT OPTIONS', 'DELTA AIR LINES',
+              'AMERICAN AIRLINES'][1 + i % 4], ['Climb', 'Approach', 'Landing Roll'][1 + i % 3],
+              ['CANADA GOOSE', 'WILD TURKEY', 'GULLS'][1 + i % 3], (i * 37) % 900
+              FROM range(40) t(i);
+        """,
+        # a column named as a key that holds two test codes over many rows
+        "labtests": """
+            CREATE TABLE covid_testing (test_id VARCHAR, payor_group VARCHAR, result VARCHAR);
+            INSERT INTO covid_testing SELECT ['covid', 'covid2'][1 + i % 2],
+              ['government', 'commercial', 'self pay'][1 + i % 3],
+              CASE WHEN i % 7 = 0 THEN 'positive' ELSE 'negative' END FROM range(42) t(i);
+        """,
         # a survey of developers with one 0/1 column per kind of developer
         "devsurvey": """
             CREATE TABLE survey (Country VARCHAR, Salary DOUBLE, Web_developer BIGINT,
@@ -1856,6 +1872,26 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "In how many different neighborhoods did police use force?",
             "SELECT COUNT(DISTINCT neighborhood) FROM mn_police_use_of_force",
         ),
+        # "break down … by": the grouping "by" says; `flt` is flight, so "flight" is no
+        # operator's first word
+        (
+            "strikes",
+            "Break down the strikes by phase of flight",
+            "SELECT phase_of_flt, COUNT(*) FROM birds GROUP BY 1",
+        ),
+        # an airline is an operator; "involved" joins the rows to the value after it
+        (
+            "strikes",
+            "Which airline reported the most strikes?",
+            "SELECT operator, COUNT(*) FROM birds GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+        (
+            "strikes",
+            "How many strikes involved a Canada goose?",
+            "SELECT COUNT(*) FROM birds WHERE species = 'CANADA GOOSE'",
+        ),
+        # "wildlife" is a compound word, never WILD TURKEY cut short
+        ("strikes", "How many wildlife strikes were reported?", "SELECT COUNT(*) FROM birds"),
         # a verb of what every row is, in another form than the vocabulary's ("offered")
         (
             "courses",
@@ -1978,6 +2014,12 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "Which subject offers the most courses?",
             "counted the rows of fall_list (the largest); textbooks also has them",
         ),
+        # a key by name holding two codes over many rows: its count is a reading, said
+        (
+            "labtests",
+            "Break down the number of tests by payor group",
+            "counted the distinct values of test_id",
+        ),
         # "developers" ends three columns' names: the rows (respondents), never one of them
         (
             "devsurvey",
@@ -2060,6 +2102,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("polls", "How many polls were there in the 2015/16 season?"),
         # "on display": a state of the rows that nothing holds, never dropped as "display"
         ("artworks", "How many of these works are currently on display?"),
+        # a word nothing names, read as the rows, cannot be the groups their count is taken in
+        ("strikes", "Which airport had the most bird strikes?"),
         # "how much" asks an amount: a count of rows is none ('Pay' begins no title here)
         ("artworks", "How much did the gallery pay for its Damien Hirst works?"),
     ],

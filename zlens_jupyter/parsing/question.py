@@ -205,6 +205,9 @@ GLUE_WORDS = STOPWORDS | {
     "aboard",
     "onboard",
     "available",
+    "involved",  # "strikes that involved a Canada goose": the value after it picks the rows
+    "involving",
+    "involve",
 }
 _TREND_VERBS = frozenset({"change", "changed", "evolve", "evolved", "develop", "developed"})
 _FROM_WORDS = {"from", "departing", "leaving", "out", "origin"}
@@ -482,6 +485,14 @@ def _parse(
         p.taken.update(i for i, t in enumerate(tokens) if t in _TREND_VERBS)
     # "how many matches were played": every match was; the verb keeps every row
     p.taken.update(i for i, t in enumerate(tokens) if _a_happening(t, lexicon) and i not in p.taken)
+    # "break down the strikes by phase", "a breakdown of …": a grouping the "by" says
+    p.taken.update(
+        i
+        for i, t in enumerate(tokens)
+        if t == "breakdown"
+        or (t == "break" and tokens[i + 1 : i + 2] == ["down"])
+        or (t == "down" and i > 0 and tokens[i - 1] == "break")
+    )
     named_rows = _table_name_words(catalog)
     unresolved = [
         t
@@ -825,6 +836,13 @@ def _parse(
             p.notes[:] = [n for n in p.notes if not n.startswith(f"{ranked} added up")]
             p.notes.append(f"each row of {spec.fact_table} read as one day")
             continue
+        if span.start == p.guessed_rows and all(
+            m.agg == "count" and m.target is None for m in spec.measures
+        ):
+            # "which zip code had the most positive tests": a word nothing names, read as the
+            # rows, cannot also be the groups their count is taken in (each row one of them)
+            said = _text(tokens, span)
+            return _clarify(f"I couldn't find '{said}' in this database: which column is it?", [])
         groups = _grouping(p, span, spec.fact_table)
         if not groups and _ranks_its_rows(p, span, spec, superlative, limit):
             # "the 3 heaviest diamonds" on a table with no name column: its rows themselves,
@@ -1446,7 +1464,7 @@ def _measures(
             if (
                 kind == "count_distinct"
                 and agg == "count"
-                and not is_key(values_of)
+                and not _names_its_rows(p.catalog, column)
                 and (one_table or is_numeric(column.type) or _mostly_distinct(p.catalog, column))
             ):
                 # "how many counties" over one table: its rows, or its distinct county
@@ -3640,6 +3658,18 @@ def _column_span(f: Filter, catalog: Catalog) -> Span:
     stored = info.column(f.column) if info is not None else None
     kind = stored.type if stored is not None else ""
     return Span(0, 0, (Target("column", f.table, f.column, type=kind),))
+
+
+def _names_its_rows(catalog: Catalog, column: Target) -> bool:
+    """A key by its name (`order_id`) that is one: `test_id` holding two test codes over
+    15,524 rows names no test, and a count of its values is a reading to say."""
+    if not is_key(column.column or ""):
+        return False
+    info = catalog.table(column.table)
+    stored = info.column(column.column or "") if info is not None else None
+    if info is None or stored is None or stored.distinct_count < 0:
+        return True
+    return 2 * stored.distinct_count > info.row_count
 
 
 def _mostly_distinct(catalog: Catalog, column: Target) -> bool:

@@ -25,6 +25,7 @@ from zlens_jupyter.warehouse.models import Catalog, ValueMatch
 from zlens_jupyter.warehouse.stopwords import stopwords
 from zlens_jupyter.wordforms import (
     adjective_base,
+    is_english,
     is_noun,
     is_verb,
     lemma_code,
@@ -297,6 +298,8 @@ class ValueIndex:
                 and len(head) * 2 >= len(word)
                 # "ranking" is rank and an English ending, not a name cut short ("Merc")
                 and word[len(head) :] not in _ENDINGS
+                # "wildlife" is wild and life, a compound, not WILD… cut short
+                and not (len(word) - len(head) >= 3 and is_english(word[len(head) :]))
             ]
             hits = self._by_first[cut[0]] if len(cut) == 1 else []
         if len({(t, c) for t, c, _ in hits}) != 1:
@@ -313,11 +316,14 @@ class ValueIndex:
         table customer): never read as the beginning of values. The words are gathered once
         per catalog shape."""
         if self._schema_words is None or self._schema_words[0] != catalog.fingerprint:
+            short = abbreviations()
             words = {
-                stem(w)
+                stem(said)
                 for table in catalog.tables.values()
                 for name in (table.name, *(c.name for c in table.columns))
                 for w in _column_words(name)
+                # `phase_of_flt`: "flight" names the column as "flt" does
+                for said in (w, *short.get(w, ()))
             }
             self._schema_words = (catalog.fingerprint, words)
         return stem(_normalize(word)) in self._schema_words[1]
