@@ -637,6 +637,16 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ['CANADA GOOSE', 'WILD TURKEY', 'GULLS'][1 + i % 3], (i * 37) % 900
               FROM range(40) t(i);
         """,
+        # dates kept as text, written one way ('9/30/1990 0:00:00'), in an event log
+        "textdates": """
+            CREATE TABLE strikes (operator VARCHAR, date VARCHAR, height BIGINT);
+            INSERT INTO strikes SELECT ['DELTA', 'UNITED'][1 + i % 2],
+              strftime(DATE '1993-01-01' + INTERVAL (i * 23) DAY, '%-m/%-d/%Y') || ' 0:00:00',
+              (i * 37) % 900 FROM range(120) t(i);
+            CREATE TABLE months (issue_month VARCHAR, amount BIGINT);
+            INSERT INTO months VALUES ('Jan-2018', 10), ('Feb-2018', 20), ('Jan-2018', 5),
+              ('Mar-2018', 7);
+        """,
         # a column named as a key that holds two test codes over many rows
         "labtests": """
             CREATE TABLE covid_testing (test_id VARCHAR, payor_group VARCHAR, result VARCHAR);
@@ -1892,6 +1902,23 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         ),
         # "wildlife" is a compound word, never WILD TURKEY cut short
         ("strikes", "How many wildlife strikes were reported?", "SELECT COUNT(*) FROM birds"),
+        # a text column of dates written one way is the table's date
+        (
+            "textdates",
+            "How many strikes happened in 1995?",
+            "SELECT COUNT(*) FROM strikes WHERE year(strptime(date, '%m/%d/%Y %H:%M:%S')) = 1995",
+        ),
+        (
+            "textdates",
+            "How many strikes were reported each year?",
+            "SELECT year(strptime(date, '%m/%d/%Y %H:%M:%S')), COUNT(*) FROM strikes GROUP BY 1",
+        ),
+        (
+            "textdates",
+            "Total amount per month",
+            "SELECT strftime(strptime(issue_month, '%b-%Y'), '%Y-%m-%d'), SUM(amount) "
+            "FROM months GROUP BY 1",
+        ),
         # a verb of what every row is, in another form than the vocabulary's ("offered")
         (
             "courses",

@@ -2218,8 +2218,13 @@ def _names_events(word: str) -> bool:
 
 def _rows_are_periods(info: TableInfo) -> bool:
     """Whether a table's rows are periods (a date, or a month column): its rows then count
-    days or months, never the things the period's figures are about."""
-    return any(is_temporal(c.type) or c.name.lower() == "month" for c in info.columns)
+    days or months, never the things the period's figures are about. A date kept as text
+    (an export's '9/30/1990 0:00:00') says when each event happened: not counted here, as
+    the reading of the rows is said anyway."""
+    return any(
+        (is_temporal(c.type) and not c.date_format) or c.name.lower() == "month"
+        for c in info.columns
+    )
 
 
 _ENTITY_LEADS = (

@@ -145,13 +145,15 @@ class GeneratedAnswer:
                 clarification_options(self.kit, ctx.question, parsed.unresolved, parsed.candidates),
             )
         try:
-            sql = build_sql(parsed.spec, self.kit.warehouse.catalog(), self.kit.semantic)
+            sql = build_sql(parsed.spec, self.kit.warehouse.dated_catalog(), self.kit.semantic)
         except Unbuildable as exc:
             return clarification(str(exc), [], [])
         said = filter_phrase(parsed.spec)
         coverage = None
         if parsed.spec.time_range is not None and parsed.spec.time_range.month_only is None:
-            coverage = coverage_sql(parsed.spec, self.kit.warehouse.catalog(), self.kit.semantic)
+            coverage = coverage_sql(
+                parsed.spec, self.kit.warehouse.dated_catalog(), self.kit.semantic
+            )
         return Draft(
             sql, {**parsed.spec.to_dict(), "filters_said": said}, said, coverage, parsed.spec
         )
@@ -193,7 +195,7 @@ class GeneratedAnswer:
             return drafted, result, facts
         rescaled = replace(spec, filters=filters, notes=[*spec.notes, *notes])
         try:
-            sql = build_sql(rescaled, self.kit.warehouse.catalog(), self.kit.semantic)
+            sql = build_sql(rescaled, self.kit.warehouse.dated_catalog(), self.kit.semantic)
         except Unbuildable:
             return drafted, result, facts
         ctx.tool_called("run_sql_preview", {"sql": sql, "purpose": "the number in thousands"})
@@ -211,7 +213,7 @@ class GeneratedAnswer:
         grain = spec.time_grain if spec is not None else None
         if spec is None or grain is None:
             return ""
-        column = own_calendar_column(self.kit.warehouse.catalog(), spec.fact_table, grain)
+        column = own_calendar_column(self.kit.warehouse.dated_catalog(), spec.fact_table, grain)
         columns = [str(c) for c in result.get("columns") or []]
         if column is None or "year" not in columns:
             return ""

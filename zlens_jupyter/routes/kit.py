@@ -97,7 +97,7 @@ class RouteKit:
     _matched: tuple[tuple[Any, ...], Any] | None = field(default=None, repr=False)
 
     def lexicon(self) -> Lexicon:
-        catalog = self.warehouse.catalog()
+        catalog = self.warehouse.dated_catalog()
         if self._lexicon is None or self._lexicon[0] != catalog.fingerprint:
             self._lexicon = (catalog.fingerprint, build_lexicon(catalog, self.semantic))
         return self._lexicon[1]
@@ -118,7 +118,7 @@ class RouteKit:
 
     def _parse(self, question: str) -> ParseResult:
         question = strip_framing(question)
-        catalog = self.warehouse.catalog()
+        catalog = self.warehouse.dated_catalog()  # '9/30/1990 0:00:00' read as a date
         values = self.warehouse.probe_values(question)
         result = parse_question(
             question, catalog, self.lexicon(), self.semantic, values, frame=self.frame(question)

@@ -42,7 +42,7 @@ class Research:
             )
         spec = parsed.spec
         spec.measures = spec.measures[:1]
-        catalog = self.kit.warehouse.catalog()
+        catalog = self.kit.warehouse.dated_catalog()
         trend = replace(
             spec, group_by=[], time_grain="month", time_range=None, limit=None, order_desc=None
         )
@@ -111,7 +111,7 @@ class Research:
         """The dimensions to break the change down by: those the question named, then the
         semantic dimensions reachable from the measure, then low-cardinality text columns."""
         chosen = [g for g in spec.group_by if not g.is_time]
-        catalog = self.kit.warehouse.catalog()
+        catalog = self.kit.warehouse.dated_catalog()
         seen = {(g.table, g.column) for g in chosen}
         for dim in self.kit.semantic.dimensions:
             if (
@@ -148,7 +148,7 @@ class Research:
         """One sub-query: the change between the two periods for every value of every
         candidate dimension; the largest change is the finding."""
         parts = []
-        catalog = self.kit.warehouse.catalog()
+        catalog = self.kit.warehouse.dated_catalog()
         measure = q(spec.measures[0].alias)
         for group in dims[:MAX_DIMENSIONS]:
             try:

@@ -83,7 +83,27 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
         query = query.order_by(*order)
     if spec.limit is not None:
         query = query.limit(spec.limit)
-    return query.sql(dialect="duckdb", pretty=True)
+    return _dates_read(query, catalog).sql(dialect="duckdb", pretty=True)
+
+
+def _dates_read(query: exp.Expr, catalog: Catalog) -> exp.Expr:
+    """Every reference to a text column of dates (`ColumnInfo.date_format`) read as the date
+    it holds: try_strptime(trim(column), format), a DATE where the format has no time."""
+    for column in list(query.find_all(exp.Column)):
+        table, name = column.table, column.name
+        info = catalog.table(table) if table else None
+        stored = info.column(name) if info is not None and name else None
+        if stored is None or not stored.date_format:
+            continue
+        read: exp.Expr = exp.func(
+            "try_strptime",
+            exp.func("trim", column.copy()),
+            exp.Literal.string(stored.date_format),
+        )
+        if stored.type.upper() == "DATE":
+            read = exp.cast(read, "DATE")
+        column.replace(read)
+    return query
 
 
 def _qualified(sql: str, table: str) -> exp.Expr:
@@ -264,7 +284,7 @@ def coverage_sql(
         exp.alias_(exp.cast(exp.Min(this=date), "DATE"), "first_day"),
         exp.alias_(exp.cast(exp.Max(this=date), "DATE"), "last_day"),
     ).from_(exp.to_table(table))
-    return query.sql(dialect="duckdb")
+    return _dates_read(query, catalog).sql(dialect="duckdb")
 
 
 def _parts_of(table: str, catalog: Catalog) -> frozenset[str]:

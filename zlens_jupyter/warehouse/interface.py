@@ -47,6 +47,11 @@ class WarehouseEngine(Protocol):
         """The profiled catalog (rebuilt when the schema changed)."""
         ...
 
+    def dated_catalog(self) -> Catalog:
+        """The catalog as questions read it: text columns holding dates written one way
+        typed as dates (`ColumnInfo.date_format`), for the parser and the SQL it builds."""
+        ...
+
     def pinned(self) -> AbstractContextManager[Catalog]:
         """One schema for a whole run: the catalog is not re-checked inside the block."""
         ...

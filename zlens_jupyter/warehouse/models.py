@@ -31,6 +31,9 @@ class ColumnInfo:
     comment: str | None = None
     distinct_values: tuple[str, ...] = ()
     distinct_count: int = -1
+    # A text column read as dates ('%m/%d/%Y %H:%M:%S'; see text_dates): its `type` is then
+    # the date's, and SQL reads it through try_strptime with this format.
+    date_format: str = ""
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ from zlens_jupyter.warehouse.models import (
 )
 from zlens_jupyter.warehouse.preview import Params, run_preview
 from zlens_jupyter.warehouse.probing import ValueIndex
+from zlens_jupyter.warehouse.text_dates import detect_text_dates, with_text_dates
 from zlens_jupyter.warehouse.validate import nearest_names, validate_identifiers
 from zlens_jupyter.warehouse.views import StoredViews, referenced_tables
 
@@ -82,6 +83,10 @@ class _Snapshot:
     joined: bool = False
     # On a wide database someone else may change: the cheap change signal read with it.
     signal: str | None = None
+    # Text columns holding dates, (table, column) -> format, found on the first question,
+    # and the catalog read with them (for the catalog it was made from: keys may be declared).
+    text_dates: dict[tuple[str, str], str] | None = None
+    dated: tuple[Catalog, Catalog] | None = None
 
 
 class Warehouse:
@@ -210,6 +215,20 @@ class Warehouse:
         inferred on the first call after a rebuild.
         """
         return self._joined(self._current()).catalog
+
+    def dated_catalog(self) -> Catalog:
+        """The catalog with text columns of dates written one way typed as dates (see
+        text_dates): sampled once per schema, when a question first needs the catalog."""
+        snapshot = self._joined(self._current())
+        if snapshot.text_dates is None:
+            with self._lock, self._open_connection() as connection:
+                snapshot.text_dates = detect_text_dates(connection, snapshot.catalog)
+        if snapshot.dated is None or snapshot.dated[0] is not snapshot.catalog:
+            snapshot.dated = (
+                snapshot.catalog,
+                with_text_dates(snapshot.catalog, snapshot.text_dates),
+            )
+        return snapshot.dated[1]
 
     def _joined(self, snapshot: _Snapshot) -> _Snapshot:
         """`snapshot` with its join keys inferred (once), and their uniqueness checks kept

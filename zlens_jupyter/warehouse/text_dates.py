@@ -1,0 +1,148 @@
+"""Dates kept as text: '9/30/1990 0:00:00', '2016/01/01 00:47:36', 'Jan-2018'.
+
+Real exports often store a date as a string, and then "per year" or "in 1995" finds no date
+column. A text column named as a time (`date`, `response_datetime`, `issue_month`, `Time`)
+whose sampled values all read one way, and only one way, is offered to the question parser as
+a date, and the SQL built reads it through `try_strptime` with that format. Where two
+formats read the sample differently (3/4/2020: March or April?) nothing is assumed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import replace
+
+import duckdb
+
+from zlens_jupyter.warehouse.catalog import quote_identifier
+from zlens_jupyter.warehouse.connection import fetch_best_effort
+from zlens_jupyter.warehouse.models import Catalog, ColumnInfo
+
+# Words of a column's name that say it holds a time.
+_TIME_WORDS = frozenset(
+    {"date", "time", "datetime", "timestamp", "day", "month", "dt", "when", "period"}
+)
+# Ways people write a date, tried in this order; each is read the same way by Python's
+# strptime (the check) and DuckDB's (the query).
+FORMATS = (
+    "%Y-%m-%d",
+    "%Y/%m/%d",
+    "%m/%d/%Y",
+    "%d/%m/%Y",
+    "%d.%m.%Y",
+    "%Y-%m-%d %H:%M:%S",
+    "%Y/%m/%d %H:%M:%S",
+    "%m/%d/%Y %H:%M:%S",
+    "%d/%m/%Y %H:%M:%S",
+    "%m/%d/%Y %H:%M",
+    "%Y-%m-%dT%H:%M:%S",
+    "%Y-%m-%dT%H:%M:%SZ",
+    "%b-%Y",
+    "%b %Y",
+    "%B %Y",
+    "%Y-%m",
+    "%d-%b-%Y",
+    "%d %b %Y",
+    "%b %d, %Y",
+    "%B %d, %Y",
+)
+SAMPLE_ROWS = 200
+MAX_TABLES = 200  # a wide warehouse is not sampled table by table for this
+_TIMEOUT_S = 2.0
+
+
+def date_format(values: list[str]) -> str | None:
+    """The one format every value reads as, or None (none does, or two read them apart).
+
+    >>> date_format(["9/30/1990 0:00:00", "11/29/1993 0:00:00"])
+    '%m/%d/%Y %H:%M:%S'
+    >>> date_format(["3/4/2020", "5/6/2021"]) is None  # March 4th or April 3rd?
+    True
+    """
+    values = [v.strip() for v in values if v and v.strip()]
+    if not values:
+        return None
+    readings: dict[str, tuple[dt.datetime, ...]] = {}
+    for fmt in FORMATS:
+        try:
+            readings[fmt] = tuple(dt.datetime.strptime(v, fmt) for v in values)
+        except ValueError:
+            continue
+    if len(set(readings.values())) != 1:
+        return None
+    return next(iter(readings))
+
+
+def _name_words(name: str) -> set[str]:
+    """`response_datetime` -> {response, datetime}; `issueMonth` -> {issue, month}."""
+    return {w.lower() for w in re.split(r"[_\W\d]+|(?<=[a-z])(?=[A-Z])", name) if w}
+
+
+def _candidates(catalog: Catalog) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for table in catalog.tables.values():
+        if table.kind != "table" or table.row_count <= 0:
+            continue
+        named = [
+            c.name
+            for c in table.columns
+            if c.type.upper().startswith("VARCHAR") and _name_words(c.name) & _TIME_WORDS
+        ]
+        if named:
+            found[table.name] = named
+    return found
+
+
+def detect_text_dates(
+    connection: duckdb.DuckDBPyConnection, catalog: Catalog
+) -> dict[tuple[str, str], str]:
+    """(table, column) -> format for the text columns that hold dates written one way,
+    each confirmed by DuckDB reading the whole sample with it."""
+    formats: dict[tuple[str, str], str] = {}
+    for table, columns in list(_candidates(catalog).items())[:MAX_TABLES]:
+        lists = ", ".join(
+            f"list({quote_identifier(c)}) FILTER (WHERE {quote_identifier(c)} IS NOT NULL)"
+            for c in columns
+        )
+        sample = f"(SELECT * FROM {quote_identifier(table)} LIMIT {SAMPLE_ROWS})"
+        rows = fetch_best_effort(connection, f"SELECT {lists} FROM {sample}", timeout_s=_TIMEOUT_S)
+        if not rows:
+            continue
+        for column, values in zip(columns, rows[0], strict=True):
+            fmt = date_format([str(v) for v in values or []])
+            if fmt is None:
+                continue
+            check = (
+                f"SELECT count(*) FROM {sample} WHERE {quote_identifier(column)} IS NOT NULL "
+                f"AND try_strptime(trim({quote_identifier(column)}), '{fmt}') IS NULL"
+            )
+            unread = fetch_best_effort(connection, check, timeout_s=_TIMEOUT_S)
+            if unread == [(0,)]:
+                formats[(table, column)] = fmt
+    return formats
+
+
+def with_text_dates(catalog: Catalog, formats: dict[tuple[str, str], str]) -> Catalog:
+    """The catalog with each text date column typed as the date it holds (TIMESTAMP when
+    its format has a time of day, else DATE) and its format kept (`ColumnInfo.date_format`)."""
+    if not formats:
+        return catalog
+    tables = dict(catalog.tables)
+    for (table, column), fmt in formats.items():
+        info = tables.get(table)
+        if info is None:
+            continue
+        kind = "TIMESTAMP" if "%H" in fmt else "DATE"
+        columns = tuple(
+            replace(c, type=kind, date_format=fmt) if c.name == column else c for c in info.columns
+        )
+        tables[table] = replace(info, columns=columns)
+    return replace(catalog, tables=tables)
+
+
+def stored_date_format(catalog: Catalog, table: str, column: str) -> str:
+    """The text format of a column read as a date, or "" for every other column."""
+    info = catalog.table(table)
+    stored: ColumnInfo | None = info.column(column) if info is not None else None
+    return stored.date_format if stored is not None else ""
