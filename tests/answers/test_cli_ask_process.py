@@ -51,3 +51,22 @@ def test_the_trust_line_prints_emoji_codes_as_typed():
     out = Console(file=io.StringIO(), width=160)
     cli.render_run(run, out)
     assert 'certified block "Launch :rocket:" ran unchanged' in out.file.getvalue()
+
+
+def test_a_certified_ask_never_loads_the_question_parser(sample_cache, tmp_path):
+    # The parser is the largest module to compile; a certified answer reads only the frame.
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from zlens_jupyter import cli\n"
+        "code = cli.main(['ask', 'What is revenue by segment?', '--db', 'sample', '--quiet'])\n"
+        "print('parser loaded:', 'zlens_jupyter.parsing.question' in sys.modules, code)\n"
+    )
+    env = {**os.environ, "ZLENS_CACHE_DIR": str(sample_cache)}
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert "parser loaded: False 0" in done.stdout, done.stderr[-2000:]

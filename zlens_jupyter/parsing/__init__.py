@@ -5,6 +5,8 @@ same data always reads the same way, and a word it cannot place is asked about, 
 
 Layers: words (tokens, stems, numbers) < lexicon (names in the data) and phrasing (words
 around them) < frame and question. Routes build SQL from the spec (`routes.sqlbuild`).
+`parse_question` is imported from `parsing.question` where it is needed: a certified answer
+reads only the frame, and never pays for compiling the parser.
 """
 
 from .frame import EXCLUSIONS, read_frame
@@ -25,7 +27,6 @@ from .phrasing import (
     SUPERLATIVES,
     find_time_range,
 )
-from .question import GLUE_WORDS, own_calendar_column, parse_question
 from .spec import (
     LIST_SEPARATORS,
     ColumnRef,
@@ -37,7 +38,7 @@ from .spec import (
     QuestionSpec,
     TimeRange,
 )
-from .words import STOPWORDS, question_tokens, stem
+from .words import GLUE_WORDS, STOPWORDS, question_tokens, stem
 
 __all__ = [
     "AGG_WORDS",
@@ -65,8 +66,6 @@ __all__ = [
     "is_key",
     "is_numeric",
     "is_temporal",
-    "own_calendar_column",
-    "parse_question",
     "question_tokens",
     "read_frame",
     "stem",

@@ -14,7 +14,8 @@ from sqlglot import exp
 from ..engine import Artifact, StepContext, StepOutcome
 from ..errors import QueryError, QueryTimeout
 from ..gates import lexical_hint, typo_repairs
-from ..parsing import QuestionSpec, own_calendar_column
+from ..parsing import QuestionSpec
+from ..parsing.question import own_calendar_column
 from ..vocabulary import units
 from .clarify_options import clarification_options
 from .kit import RouteKit, apply_lexical_repair, looks_like_sql, refuse_unsafe_request

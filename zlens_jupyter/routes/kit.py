@@ -20,7 +20,6 @@ from ..parsing import (
     ParseResult,
     QuestionFrame,
     build_lexicon,
-    parse_question,
     read_frame,
 )
 from ..semantic import SemanticModel
@@ -117,6 +116,10 @@ class RouteKit:
         return self._parsed[key]
 
     def _parse(self, question: str) -> ParseResult:
+        # Imported here: a certified answer never parses, and the parser is the largest
+        # module to load (`zlens ask` on a certified question is a whole process).
+        from ..parsing.question import parse_question
+
         question = strip_framing(question)
         catalog = self.warehouse.dated_catalog()  # '9/30/1990 0:00:00' read as a date
         values = self.warehouse.probe_values(question)
