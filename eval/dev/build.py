@@ -239,6 +239,29 @@ DATASETS: tuple[Any, ...] = (
         (Table("birds", "openintro", "birds"),),
         "19,302 aircraft-wildlife strikes reported to the FAA, 1990-1999: operator, species",
     ),
+    Dataset(
+        "seattlepets",
+        (Table("seattlepets", "openintro", "seattlepets", dates=("license_issue_date",)),),
+        "52,519 pet licences issued in Seattle, 2003-2018: name, species, breeds, zip code",
+    ),
+    Dataset(
+        "sp500",
+        (Table("sp500", "gt", "sp500", dates=("date",)),),
+        "the S&P 500 index, one row per trading day 1950-2015: open, high, low, close, volume",
+    ),
+    Dataset(
+        "fatalities",
+        (Table("Fatalities", "AER", "Fatalities"),),
+        "US traffic fatalities per state and year, 1982-1988 (48 states): abbreviated names",
+    ),
+    Dataset(
+        "tuberculosis",
+        (
+            Table("who", "tidyr", "who"),
+            Table("population", "tidyr", "population"),
+        ),
+        "WHO new TB cases per country and year in coded columns; populations (keys: country, year)",
+    ),
 )
 
 
