@@ -21,9 +21,25 @@ def _data() -> dict[str, object]:
 @cache
 def abbreviations() -> dict[str, tuple[str, ...]]:
     """{"dep": ("departure",), "dewp": ("dew", "point"), ...}"""
+    return {short: said[0] for short, said in _abbreviated().items()}
+
+
+@cache
+def abbreviation_aliases() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """{"psavert": (("savings", "rate"), ...)}: the shorter ways people say what a whole
+    identifier stands for, after its full name (a list in the file). Weak names."""
+    return {short: said[1:] for short, said in _abbreviated().items() if len(said) > 1}
+
+
+def _abbreviated() -> dict[str, tuple[tuple[str, ...], ...]]:
     raw = _data().get("abbreviations") or {}
     assert isinstance(raw, dict)
-    return {str(k).lower(): tuple(str(v).split()) for k, v in raw.items()}
+    return {
+        str(k).lower(): tuple(
+            tuple(str(v).split()) for v in (said if isinstance(said, list) else [said])
+        )
+        for k, said in raw.items()
+    }
 
 
 @cache

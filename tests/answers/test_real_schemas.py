@@ -647,6 +647,14 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO months VALUES ('Jan-2018', 10), ('Feb-2018', 20), ('Jan-2018', 5),
               ('Mar-2018', 7);
         """,
+        # FRED's series codes as column names, one row a month
+        "fred": """
+            CREATE TABLE economics (date DATE, pce DOUBLE, psavert DOUBLE, uempmed DOUBLE,
+              unemploy BIGINT);
+            INSERT INTO economics SELECT DATE '1990-01-01' + INTERVAL (i) MONTH,
+              4000 + i * 13.5, 5 + ((i * 7) % 40) / 10.0 + i / 1000.0, 6 + (i % 11) * 0.7,
+              7000 + (i * 131) % 900 FROM range(60) t(i);
+        """,
         # a column named as a key that holds two test codes over many rows
         "labtests": """
             CREATE TABLE covid_testing (test_id VARCHAR, payor_group VARCHAR, result VARCHAR);
@@ -1902,6 +1910,25 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         ),
         # "wildlife" is a compound word, never WILD TURKEY cut short
         ("strikes", "How many wildlife strikes were reported?", "SELECT COUNT(*) FROM birds"),
+        # FRED's codes read by their names, and by the shorter ways people say them
+        ("fred", "What was the lowest savings rate?", "SELECT MIN(psavert) FROM economics"),
+        (
+            "fred",
+            "Average personal consumption by year",
+            "SELECT year(date), ROUND(AVG(pce), 2) FROM economics GROUP BY 1",
+        ),
+        # "median" begins the column's name here: the question's statistic is "longest"
+        (
+            "fred",
+            "What is the longest median unemployment duration?",
+            "SELECT MAX(uempmed) FROM economics",
+        ),
+        # "when … lowest" asks for the time of the extreme, not the extreme alone
+        (
+            "fred",
+            "When was the savings rate at its lowest?",
+            "SELECT strftime(date, '%Y-%m-%d'), psavert FROM economics ORDER BY psavert LIMIT 1",
+        ),
         # a text column of dates written one way is the table's date
         (
             "textdates",

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..semantic import SemanticModel
-from ..vocabulary import abbreviations, quantities, synonyms, units
+from ..vocabulary import abbreviation_aliases, abbreviations, quantities, synonyms, units
 from ..warehouse import Catalog
 from ..wordforms import doer_of, verb_root
 from .words import identifier_words, question_tokens, raw_words, split_unit, stem, stems
@@ -218,6 +218,8 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
             target = Target("column", table.name, col.name, type=col.type, unit=unit or "")
             words = identifier_words(col.name)
             lex.add(words, target)
+            for alias in abbreviation_aliases().get(col.name.lower(), ()):
+                lex.add(alias, target, synonym=True)  # "savings rate" for `psavert`
             apart = _digits_apart(words)
             if apart != words:
                 lex.add(apart, target)  # "28-day viewers" for viewers_28day

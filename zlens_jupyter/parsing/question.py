@@ -78,6 +78,7 @@ from .spec import (
     QuestionSpec,
     TimeRange,
 )
+from .statistic_names import aggregates_in_names, statistic_columns
 from .titles import titles_won, wins_as_rows
 from .words import (
     GLUE_WORDS,
@@ -182,6 +183,7 @@ def _parse(
         if not (t == "made" and i > 0 and tokens[i - 1] in value_synonyms())
     ]
     tokens, season_read = _seasons(tokens, catalog)
+    tokens = _when_ranked(tokens, catalog)
     tokens, vote_read = _shares_of_the_vote(tokens, lexicon)
     tokens, loss_read = _losses_as_figures(tokens, lexicon)
     tokens, having_read = _having_a_number(tokens, lexicon, catalog)
@@ -239,7 +241,8 @@ def _parse(
         ):
             p.taken.add(at)
     aggs = find_aggregates(tokens, p.taken)
-    statistics = _statistic_columns(tokens, lexicon, p.taken, aggs, p.notes)
+    statistics = statistic_columns(tokens, lexicon, p.taken, aggs, p.notes)
+    statistics += aggregates_in_names(tokens, lexicon, p.taken, aggs, p.notes)
     # Before "per" is read as a grouping: "GDP per capita" may spell `gdpPercap`.
     spelled = run_together(tokens, lexicon, p.taken)
     spelled += lettered_names(tokens, lexicon, p.taken, GLUE_WORDS)  # "student faculty ratio"
@@ -3115,44 +3118,6 @@ def _having_a_number(
 _LARGEST = frozenset({"largest", "biggest", "greatest", "highest", "worst", "most"})
 
 
-_STATISTIC_NAMES = frozenset({"median", "mean", "average", "avg"})  # a column so named
-
-
-def _statistic_columns(
-    tokens: list[str],
-    lexicon: Lexicon,
-    taken: set[int],
-    aggs: list[tuple[int, int, str]],
-    notes: list[str],
-) -> list[Span]:
-    """ "the median sale price" over a column named `median` (each row's own median, kept
-    by the data): the statistic's word with the noun it is of, when that noun names nothing
-    in the data, is the column, never a median of something the data lacks. Said."""
-    spans = []
-    for i, word in enumerate(tokens):
-        named = [
-            t
-            for t in lexicon.lookup([word])
-            if t.kind == "column" and is_numeric(t.type) and (t.column or "").lower() == word
-        ]
-        counted = any(a[0] == i and a[1] == i + 1 for a in aggs)  # read as an aggregate
-        if word not in _STATISTIC_NAMES or (i in taken and not counted) or len(named) != 1:
-            continue
-        end = i + 1
-        while end < len(tokens) and end - i <= 2 and end not in taken:
-            if tokens[end] in GLUE_WORDS or to_number(tokens[end]) is not None:
-                break
-            end += 1
-        head = tokens[end - 1]
-        if end == i + 1 or lexicon.lookup([head]) or not (is_noun(head) or is_unknown(head)):
-            continue
-        aggs[:] = [a for a in aggs if a[0] != i]
-        taken.update(range(i, end))
-        spans.append(Span(i, end, (named[0],)))
-        notes.append(f"'{' '.join(tokens[i:end])}' read as {named[0].column}")
-    return spans
-
-
 # How a candidate's share of the votes is said, the words dropped where a column named for
 # the candidate holds it ("Trump's vote share", "60 percent of the vote"): longest first.
 _VOTE_SHARES = (
@@ -3190,6 +3155,22 @@ def _shares_of_the_vote(tokens: list[str], lexicon: Lexicon) -> tuple[list[str],
                     read[i - 2], read[i - 1] = read[i - 1], read[i - 2]
                 return read, f"'{' '.join(phrase)}' read as {named[0]}'s own figure"
     return tokens, ""
+
+
+def _when_ranked(tokens: list[str], catalog: Catalog) -> list[str]:
+    """ "When was the savings rate at its lowest?" asks for the time of the extreme, never
+    the extreme alone: read as "on which day …" where the data has dates, "in which year …"
+    where it keeps years as numbers only."""
+    if tokens[:1] != ["when"] or all(superlative_direction(t) is None for t in tokens[1:]):
+        return tokens
+    if _has_dates(catalog):
+        return ["on", "which", "day", *tokens[1:]]
+    years = any(
+        c.name.lower() == "year" and is_numeric(c.type)
+        for t in catalog.tables.values()
+        for c in t.columns
+    )
+    return ["in", "which", "year", *tokens[1:]] if years else tokens
 
 
 def _seasons(tokens: list[str], catalog: Catalog) -> tuple[list[str], str]:
