@@ -216,6 +216,38 @@ def test_a_disarmed_deadline_never_fires_later() -> None:
     assert not deadline.expired
 
 
+# Runs ~6 s on a laptop, then ends by itself: a deadline or a Stop the watchdog missed shows
+# as the statement finishing instead of being stopped (never as a hang).
+FINITE_SLOW = "SELECT sum(range % 7) FROM range(2000000000)"
+
+
+def test_a_shorter_deadline_wakes_a_watchdog_sleeping_until_a_later_one() -> None:
+    # The watchdog is woken only when a new deadline is due before it would look anyway:
+    # one due sooner than the deadline it sleeps until must still stop its statement.
+    from zlens_jupyter.warehouse.deadline import Deadline
+
+    warehouse = Warehouse.connect(":memory:")
+    # The first deadline has the watchdog sleep ~600 s; the second is due long before.
+    with Deadline(duckdb.connect().cursor(), 600.0), pytest.raises(QueryTimeout):
+        warehouse.preview(FINITE_SLOW, timeout_s=0.3)
+
+
+def test_a_stop_is_polled_for_a_statement_armed_while_the_watchdog_sleeps_long() -> None:
+    # A statement that obeys a Stop is polled every STOP_POLL_S, even when the watchdog was
+    # sleeping until a far deadline with nothing to poll.
+    from zlens_jupyter.warehouse.deadline import Deadline
+    from zlens_jupyter.warehouse.preview import run_preview
+
+    stop = threading.Event()
+    warehouse = Warehouse.connect(":memory:")
+    with Deadline(duckdb.connect().cursor(), 600.0):  # nothing to poll: it sleeps ~600 s
+        timer = threading.Timer(0.3, stop.set)  # Stop, once the statement below runs
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            run_preview(warehouse.connection, FINITE_SLOW, timeout_s=600, should_stop=stop.is_set)
+        timer.join()
+
+
 def test_a_dataframe_in_the_callers_scope_is_not_a_table() -> None:
     # DuckDB's replacement scans would resolve `payroll` to this local DataFrame; agent SQL
     # must see the catalog only, not whatever Python objects happen to be in the call stack.

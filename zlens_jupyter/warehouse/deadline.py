@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextvars
 import heapq
 import itertools
+import math
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -89,13 +90,21 @@ def poll_stops_now() -> None:
 
 
 class _Watchdog:
-    """One daemon thread sleeping until the earliest armed deadline."""
+    """One daemon thread sleeping until the earliest armed deadline.
+
+    Arming wakes the thread only when it would otherwise look too late: a deadline due
+    before its next wake-up, or a Stop to poll while it sleeps longer than STOP_POLL_S.
+    Every statement of an answer arms a deadline, and waking the thread for each cost a
+    thread switch per statement (more when other processes share the cores)."""
 
     def __init__(self) -> None:
         self._wakeup = threading.Condition()
         self._queue: list[tuple[float, int, Deadline]] = []
         self._order = itertools.count()
         self._thread: threading.Thread | None = None
+        # When the sleeping thread looks at the queue next (monotonic; inf: only when
+        # notified). Read and written under `_wakeup`.
+        self._wakes_at = math.inf
 
     def arm(self, deadline: Deadline) -> None:
         with self._wakeup:
@@ -105,10 +114,16 @@ class _Watchdog:
                     target=self._run, name="zlens-deadlines", daemon=True
                 )
                 self._thread.start()
-            self._wakeup.notify()
+            late = deadline.due < self._wakes_at
+            if not late and deadline.should_stop is not None:
+                late = self._wakes_at - time.monotonic() > STOP_POLL_S
+            if late:
+                self._wakes_at = -math.inf  # woken: it reads the queue before sleeping again
+                self._wakeup.notify()
 
     def poke(self) -> None:
         with self._wakeup:
+            self._wakes_at = -math.inf
             self._wakeup.notify()
 
     def disarm(self, deadline: Deadline) -> None:
@@ -123,13 +138,17 @@ class _Watchdog:
                 while self._queue and self._queue[0][2].disarmed:
                     heapq.heappop(self._queue)
                 if not self._queue:
+                    self._wakes_at = math.inf
                     self._wakeup.wait()
                     continue
                 self._stop_requested()
-                wait = self._queue[0][0] - time.monotonic()
+                now = time.monotonic()
+                wait = self._queue[0][0] - now
                 if wait > 0:
                     polled = any(d.should_stop for _, _, d in self._queue if not d.disarmed)
-                    self._wakeup.wait(min(wait, STOP_POLL_S) if polled else wait)
+                    wait = min(wait, STOP_POLL_S) if polled else wait
+                    self._wakes_at = now + wait
+                    self._wakeup.wait(wait)
                     continue
                 _, _, deadline = heapq.heappop(self._queue)
                 # A statement of a cancelled run that also reached its time limit was
