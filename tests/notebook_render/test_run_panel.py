@@ -139,6 +139,20 @@ def test_a_missing_bundle_says_how_to_fix_it(monkeypatch, tmp_path):
         RunPanel("q")
 
 
+def test_a_rebuilt_bundle_reaches_the_next_panel(monkeypatch, tmp_path):
+    # The bundle is read once, not per panel, but a rebuild (a new file) is picked up.
+    bundle = tmp_path / "panel.js"
+    monkeypatch.setattr(widget_module, "PANEL_JS", bundle)
+    bundle.write_text("export default { render() {} };", encoding="utf-8")
+    first = RunPanel("q")
+    bundle.write_text("export default { render() { /* rebuilt */ } };", encoding="utf-8")
+    second = RunPanel("r")
+    assert first.get_state()["_esm"] == "export default { render() {} };"
+    assert second.get_state()["_esm"] == "export default { render() { /* rebuilt */ } };"
+    for panel in (first, second):
+        panel.close()
+
+
 def test_events_go_to_the_browser_in_batches_with_the_orb_they_set(escalated_run, monkeypatch):
     """Issue 11: one message per batch of events (LIVE_S after its first), carrying the orb
     and phase they moved the panel to; a run finished sooner sends no event at all."""

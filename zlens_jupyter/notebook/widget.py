@@ -22,6 +22,8 @@ from __future__ import annotations
 import contextlib
 import heapq
 import itertools
+import os
+import stat
 import threading
 import time
 import uuid
@@ -339,13 +341,27 @@ def _shared_layout() -> ipywidgets.Layout:
     return _LAYOUT
 
 
+# panel.js as last read: ((path, mtime, size), text)
+_SOURCE: tuple[tuple[str, int, int], str] | None = None
+
+
 def _panel_source() -> str:
-    if not PANEL_JS.is_file():
+    """The panel's bundle, read again only when the file changed (a rebuild): every `%zlens`
+    opens a panel, and reading the file each time cost more than checking it."""
+    global _SOURCE
+    try:
+        info = os.stat(PANEL_JS)
+    except OSError:
+        info = None
+    if info is None or not stat.S_ISREG(info.st_mode):
         raise ConfigError(
             f"The ZLens run panel is not built ({PANEL_JS} is missing). "
             "Reinstall with `pip install -e .` (needs Node.js and npm) to build the panel."
         )
-    return PANEL_JS.read_text(encoding="utf-8")
+    version = (os.fspath(PANEL_JS), info.st_mtime_ns, info.st_size)
+    if _SOURCE is None or _SOURCE[0] != version:
+        _SOURCE = (version, PANEL_JS.read_text(encoding="utf-8"))
+    return _SOURCE[1]
 
 
 def slim_event(event: dict[str, Any]) -> dict[str, Any]:
