@@ -40,6 +40,33 @@ def stem(word: str) -> str:
     return _suffix_stem(w)
 
 
+# British spellings and the American ones they meet at ("licence" and `license_number`),
+# each kept only where the American word is English too ("tour" is never "tor").
+_AMERICAN = (
+    ("isation", "ization"),
+    ("ourhood", "orhood"),
+    ("ourite", "orite"),
+    ("ence", "ense"),
+    ("our", "or"),
+    ("tre", "ter"),
+    ("ise", "ize"),
+    ("yse", "yze"),
+    ("ogue", "og"),
+)
+
+
+@cache
+def american(lemma: str) -> str:
+    """The American spelling of a dictionary form ("licence" -> license, "colour" -> color),
+    or the form itself. Names are looked up by it, so either spelling finds a column."""
+    for british, american in _AMERICAN:
+        if lemma.endswith(british) and len(lemma) >= (5 if british == "tre" else 6):
+            said = lemma[: -len(british)] + american
+            if _lemmas(said):
+                return said
+    return lemma
+
+
 # Lemmas that would merge a word people use for data with another ("data" is not "datum").
 _NOT_LEMMAS = frozenset({"datum", "medium", "criterion"})
 

@@ -647,6 +647,35 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO months VALUES ('Jan-2018', 10), ('Feb-2018', 20), ('Jan-2018', 5),
               ('Mar-2018', 7);
         """,
+        # a city's pet licences: a place-prefixed table name, a key and a date of the licence,
+        # one breed in two spellings, names in two cases, pets with no name
+        "pets": """
+            CREATE TABLE seattlepets (license_issue_date DATE, license_number VARCHAR,
+              animal_name VARCHAR, species VARCHAR, primary_breed VARCHAR, zip_code VARCHAR);
+            INSERT INTO seattlepets SELECT DATE '2016-01-01' + INTERVAL (i * 3) DAY,
+              'L' || i, CASE WHEN i % 9 = 0 THEN NULL
+                ELSE ['Luna', 'Max', 'Lucy', 'Bella', 'Milo'][1 + (i * 7) % 5] END,
+              CASE WHEN i % 3 = 0 THEN 'Cat' ELSE 'Dog' END, 'Mixed',
+              ['98115', '98103', '98115-4820'][1 + i % 3] FROM range(300) t(i);
+            INSERT INTO seattlepets VALUES
+              ('2017-05-01', 'P1', 'Babe', 'Pig', 'Pot-Bellied', '98103'),
+              ('2017-06-01', 'P2', 'Wilbur', 'Pig', 'Pot Bellied', '98103'),
+              ('2017-07-01', 'P3', NULL, 'Pig', 'Kunekune', '98115'),
+              ('2018-02-01', 'G1', 'Billy', 'Goat', 'Nubian', '98115');
+        """,
+        # a stock index, one row a trading day
+        "stocks": """
+            CREATE TABLE sp500 (date DATE, open DOUBLE, close DOUBLE, volume BIGINT);
+            INSERT INTO sp500 SELECT DATE '2008-01-01' + INTERVAL (i) DAY,
+              1000 + (i * 37) % 500, 1000 + (i * 53) % 500, 1000000 + (i * 7919) % 100000
+              FROM range(1200) t(i);
+        """,
+        # one row per state and year
+        "roads": """
+            CREATE TABLE Fatalities (state VARCHAR, year BIGINT, beertax DOUBLE, fatal BIGINT);
+            INSERT INTO Fatalities SELECT ['al', 'az', 'ar', 'ca'][1 + i % 4], 1982 + i // 4,
+              0.1 + (i * 13) % 17 / 10.0, 500 + (i * 31) % 400 FROM range(28) t(i);
+        """,
         # FRED's series codes as column names, one row a month
         "fred": """
             CREATE TABLE economics (date DATE, pce DOUBLE, psavert DOUBLE, uempmed DOUBLE,
@@ -1929,6 +1958,58 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "When was the savings rate at its lowest?",
             "SELECT strftime(date, '%Y-%m-%d'), psavert FROM economics ORDER BY psavert LIMIT 1",
         ),
+        # one breed stored in two spellings (a hyphen, a space): both kept
+        (
+            "pets",
+            "How many pot-bellied pigs are registered?",
+            "SELECT COUNT(*) FROM seattlepets "
+            "WHERE primary_breed IN ('Pot-Bellied', 'Pot Bellied')",
+        ),
+        # "pets" ends the table's name; "in Seattle" is the place it holds; a licence (British
+        # spelling) is what a row with a licence number and issue date is
+        (
+            "pets",
+            "How many cats are licensed in Seattle?",
+            "SELECT COUNT(*) FROM seattlepets WHERE species = 'Cat'",
+        ),
+        (
+            "pets",
+            "How many goats have a licence?",
+            "SELECT COUNT(*) FROM seattlepets WHERE species = 'Goat'",
+        ),
+        # "issued" is a later word of the date column's name
+        (
+            "pets",
+            "How many licences were issued in 2017?",
+            "SELECT COUNT(*) FROM seattlepets WHERE year(license_issue_date) = 2017",
+        ),
+        # "name" is the table's one name column; a pet with no name never ranks as a name;
+        # "what's" is "what is"
+        (
+            "pets",
+            "What's the most popular name for a cat?",
+            "SELECT animal_name, COUNT(*) FROM seattlepets WHERE species = 'Cat' "
+            "AND animal_name IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1",
+        ),
+        # "the names of" the rows kept: each by its name, a row with no name left out
+        (
+            "pets",
+            "What are the names of the licensed pigs?",
+            "SELECT animal_name, COUNT(*) FROM seattlepets WHERE species = 'Pig' "
+            "AND animal_name IS NOT NULL GROUP BY 1",
+        ),
+        # a year after "of" ending the question, a day written out after "on"
+        (
+            "stocks",
+            "What was the lowest close of 2009?",
+            "SELECT MIN(close) FROM sp500 WHERE year(date) = 2009",
+        ),
+        (
+            "stocks",
+            "Compare the average close in 2008 with the average close in 2010",
+            "SELECT year(date), ROUND(AVG(close), 2) FROM sp500 WHERE year(date) IN (2008, 2010) "
+            "GROUP BY 1",
+        ),
         # a text column of dates written one way is the table's date
         (
             "textdates",
@@ -2068,6 +2149,23 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "Which subject offers the most courses?",
             "counted the rows of fall_list (the largest); textbooks also has them",
         ),
+        # "across the states": one figure over all of them, said ("by state" gives each)
+        (
+            "roads",
+            "What was the average beer tax across the states in 1982?",
+            "'across the states' read as one figure over all of them",
+        ),
+        # an -ing word the data names nothing with, before a number's name, is said
+        (
+            "stocks",
+            "What was the total trading volume in October 2008?",
+            "'trading volume' read as volume",
+        ),
+        (
+            "stocks",
+            "What was the close on December 31, 2009?",
+            "the close of that period",
+        ),
         # a key by name holding two codes over many rows: its count is a reading, said
         (
             "labtests",
@@ -2157,6 +2255,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         # "on display": a state of the rows that nothing holds, never dropped as "display"
         ("artworks", "How many of these works are currently on display?"),
         # a word nothing names, read as the rows, cannot be the groups their count is taken in
+        # "female" picks some of the dogs, and nothing holds it: asked, never dropped
+        ("pets", "What is the most popular name for female dogs?"),
         ("strikes", "Which airport had the most bird strikes?"),
         # "how much" asks an amount: a count of rows is none ('Pay' begins no title here)
         ("artworks", "How much did the gallery pay for its Damien Hirst works?"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from zlens_jupyter.parsing import is_key
+from zlens_jupyter.parsing.words import question_tokens, stems
 from zlens_jupyter.vocabulary import quantities
 from zlens_jupyter.wordforms import doer_of, verb_root
 
@@ -81,3 +82,33 @@ def test_units_say_what_they_measure() -> None:
         "price",
         "speed",
     )
+
+
+@pytest.mark.parametrize(
+    ("british", "american"),
+    [
+        ("licence", "license"),
+        ("licences", "license"),
+        ("colours", "color"),
+        ("centre", "center"),
+        ("metres", "meter"),
+        ("neighbourhood", "neighborhood"),
+        ("analyse", "analyze"),
+    ],
+)
+def test_british_and_american_spellings_meet(british: str, american: str) -> None:
+    assert stems([british]) == stems([american]) == (american,)
+
+
+@pytest.mark.parametrize("word", ["tour", "hours", "science", "fence", "acre"])
+def test_a_word_that_only_ends_like_a_british_spelling_stays(word: str) -> None:
+    assert stems([word])[0] in (word, word.rstrip("s"))
+
+
+def test_contractions_are_read_as_their_words() -> None:
+    assert question_tokens("What's the top name? Who’s the oldest? Trump's share")[:2] == [
+        "what",
+        "is",
+    ]
+    tokens = question_tokens("Who’s the oldest? Trump's share")
+    assert tokens == ["who", "is", "the", "oldest", "trump", "share"]

@@ -13,8 +13,8 @@ from typing import Any
 
 from ..semantic import SemanticModel
 from ..vocabulary import abbreviation_aliases, abbreviations, quantities, synonyms, units
-from ..warehouse import Catalog
-from ..wordforms import doer_of, verb_root
+from ..warehouse import Catalog, TableInfo
+from ..wordforms import doer_of, is_english, is_noun, verb_root
 from .words import identifier_words, question_tokens, raw_words, split_unit, stem, stems
 
 NUMERIC_TYPES = (
@@ -210,6 +210,22 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 ending = tuple(w for w in plain[start:] if len(w) > 1)
                 if len(ending) > 1 and ending[0] not in _JOINING:
                     lex.add(ending, Target("table", table.name), synonym=True)
+        tail = english_tail(t_words)
+        if tail:
+            # "pets" for seattlepets, "flights" for nycflights: a one-word name whose end
+            # is a noun after a place or source people leave out (a weak name)
+            lex.add((tail,), Target("table", table.name), synonym=True)
+        name_columns = [c for c in table.columns if identifier_words(c.name)[-1:] == ("name",)]
+        if len(name_columns) == 1 and not is_numeric(name_columns[0].type):
+            # "the most popular name" for `animal_name`: a table's one name (a weak name)
+            column = name_columns[0]
+            lex.add(
+                ("name",), Target("column", table.name, column.name, type=column.type), synonym=True
+            )
+        for thing in _things_the_rows_are(table):
+            # "licences" for a table with `license_number` and `license_issue_date`: what
+            # is numbered and dated on every row is what the rows are (a weak name)
+            lex.add((thing,), Target("table", table.name), synonym=True)
         singular = tuple(stem(w) for w in t_words)
         if len(singular) == 1 and len(singular[0]) >= 5:
             lex.table_endings.setdefault(singular[0], []).append(Target("table", table.name))
@@ -305,6 +321,31 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 if phrase:
                     lex.add(question_tokens(phrase), target)
     return lex
+
+
+def _things_the_rows_are(table: TableInfo) -> set[str]:
+    """The first word of a key column (`license_number`, `case_id`) that also begins a date
+    column of the same table (`license_issue_date`): each row is one such thing, given its
+    number on its date. A foreign key (`customer_id`) has no date of its own there."""
+    keyed = {identifier_words(c.name)[0] for c in table.columns if is_key(c.name)}
+    dated = {
+        identifier_words(c.name)[0]
+        for c in table.columns
+        if is_temporal(c.type) and len(identifier_words(c.name)) > 1
+    }
+    return {w for w in keyed & dated if len(w) > 2 and w.isalpha()}
+
+
+def english_tail(words: tuple[str, ...]) -> str:
+    """The longest English noun of four letters or more that ends a one-word name not
+    itself a word, after two letters or more: "pets" of seattlepets, "" for "diamonds"."""
+    if len(words) != 1 or not words[0].isalpha() or is_english(words[0]):
+        return ""
+    name = words[0]
+    for cut in range(2, len(name) - 3):
+        if is_english(name[cut:]) and is_noun(name[cut:]):
+            return name[cut:]
+    return ""
 
 
 @dataclass(frozen=True)

@@ -399,10 +399,14 @@ def find_time_range(
             period, used = spanned
             taken.update(range(i, i + used))
             return period
-        if tok in ("in", "during", "for", "from", "since", "before", "after") and i + 1 < len(
-            tokens
+        if tok in ("in", "during", "for", "from", "since", "before", "after", "on", "of") and (
+            i + 1 < len(tokens)
         ):
             found = _period_at(tokens, i + 1)
+            if found is not None and tok == "on" and found[0].start == found[0].end:
+                found = None  # "on" a day only: "on June" is no period
+            if found is not None and tok == "of" and i + 1 + found[1] != len(tokens):
+                found = None  # "the lowest close of 2009", never "a population of 2000 …"
             if found is not None:
                 period, used = found
                 taken.update(range(i, i + 1 + used))
@@ -513,6 +517,9 @@ def _span_at(tokens: list[str], i: int) -> tuple[TimeRange, int] | None:
 def _period_at(tokens: list[str], i: int) -> tuple[TimeRange, int] | None:
     tok = tokens[i]
     nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+    day = _day_at(tokens, i)
+    if day is not None:
+        return day
     if (tok in MONTHS and tok not in ("may", "mar")) or (tok in ("may", "mar") and _is_year(nxt)):
         month = MONTHS[tok]
         if _is_year(nxt):
@@ -532,6 +539,23 @@ def _period_at(tokens: list[str], i: int) -> tuple[TimeRange, int] | None:
     if _ISO_DATE.match(tok):
         return TimeRange(tok, _next_day(tok), tok), 1
     return None
+
+
+def _day_at(tokens: list[str], i: int) -> tuple[TimeRange, int] | None:
+    """One calendar day written out: "December 31 2015" or "31 December 2015" (the comma
+    is gone from the tokens); None when it is no real date."""
+    words = tokens[i : i + 3]
+    if len(words) < 3 or not _is_year(words[2]):
+        return None
+    month, day = (words[0], words[1]) if words[0] in MONTHS else (words[1], words[0])
+    if month not in MONTHS or not re.fullmatch(r"\d{1,2}", day):
+        return None
+    try:
+        when = dt.date(int(words[2]), MONTHS[month], int(day))
+    except ValueError:
+        return None
+    said = f"{calendar.month_name[when.month]} {when.day}, {when.year}"
+    return TimeRange(when.isoformat(), (when + dt.timedelta(days=1)).isoformat(), said), 3
 
 
 def _is_year(tok: str) -> bool:

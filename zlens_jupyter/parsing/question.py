@@ -42,6 +42,7 @@ from .lexicon import (
     Lexicon,
     Span,
     Target,
+    english_tail,
     find_abbreviated,
     find_spans,
     initialisms_of_names,
@@ -188,6 +189,9 @@ def _parse(
     tokens, loss_read = _losses_as_figures(tokens, lexicon)
     tokens, having_read = _having_a_number(tokens, lexicon, catalog)
     tokens = _kind_of_a_column(tokens, lexicon)
+    tokens = _said_twice(tokens)
+    tokens = _names_asked(tokens)
+    tokens, qualifier_read = _qualifier_of_a_number(tokens, lexicon, values or [])
     won = titles_won(tokens, catalog)  # "how many World Series have the Yankees won"
     if won is not None:
         tokens = won.tokens
@@ -203,7 +207,7 @@ def _parse(
         )
     p = _Parse(tokens, set(), catalog, semantic)
     p.negated = negated
-    p.notes += [n for n in (season_read, vote_read, loss_read, having_read) if n]
+    p.notes += [n for n in (season_read, vote_read, loss_read, having_read, qualifier_read) if n]
     p.notes += [won.note] if won is not None else [prize_read] if prize_read else []
     p.per_people = _per_people(tokens, p.taken, lexicon)  # "murder rate per 100,000 people"
     # "what percentage / share / proportion of …": the filters pick a part of the whole.
@@ -255,6 +259,7 @@ def _parse(
             f"'{several.word.upper()}' could be {', '.join(several.names)}: which one?",
             several.names,
         )
+    p.taken.update(_across_all(tokens, p.taken, lexicon, p.notes))
     group_starts = find_group_markers(tokens, p.taken)
     if tokens[:3] == ["which", "number", "of"]:
         # "which number of gears has the highest horsepower": the gears are the grouping
@@ -352,7 +357,7 @@ def _parse(
             dated_by = (dated.table, dated.column or "")
             spans.remove(verbed[0])
     p.taken.update(_units_of_columns(tokens, spans, p.taken))
-    p.taken.update(_whole_scope(tokens, p.taken, lexicon))
+    p.taken.update(_whole_scope(tokens, p.taken, lexicon, _places_named(catalog)))
     # A number nothing explained (a year range, a count) is never dropped: "between 2010
     # and 2015" read without its years would answer for every year.
     # "affected more than 100,000 people": people counted by the number, not a column
@@ -907,8 +912,8 @@ def _parse(
         limit = limit or 1
     named_by = named_by or (_one_name_column(catalog, spec.fact_table) if spec.filters else None)
     if tokens[:1] == ["who"] and not spec.group_by and not spec.listing and named_by:
-        # "who won series 5": the rows kept, each said by its name
-        spec.group_by.append(GroupBy(spec.fact_table, named_by, alias=named_by))
+        # "who won series 5": the rows kept, each said by its name (a row with none unsaid)
+        spec.group_by.append(GroupBy(spec.fact_table, named_by, alias=named_by, named=True))
     if tokens[:1] == ["who"] and not spec.group_by and not spec.listing:
         # "who is the oldest baker" answered with only the age would not say who.
         return _clarify("Who, by which name? Name the column that says who, e.g. a name.", [])
@@ -1109,8 +1114,9 @@ def _choose_value_filters(
             )
         m = on_fact[0]
         spellings = sorted({o.value for o in on_fact if not o.prefix})
-        if len(spellings) > 1 and len({" ".join(v.lower().split()) for v in spellings}) == 1:
-            # 'Fled on Foot' stored bare and padded with spaces: one value, every spelling
+        if len(spellings) > 1 and len({_spelled(v) for v in spellings}) == 1:
+            # 'Fled on Foot' stored bare and padded with spaces, 'Pot-Bellied' and 'Pot
+            # Bellied', 'LUNA' and 'Luna': one value, every spelling
             filters.append(Filter(m.table, m.column, "spellings", spellings, label=m.column))
             continue
         if m.prefix:  # "Toyota cars": the rows whose model begins with the word Toyota
@@ -2232,18 +2238,21 @@ def _head_of_compound(span: Span, spans: list[Span]) -> Span:
 def _date_verb(tokens: list[str], taken: set[int], catalog: Catalog) -> tuple[str, str] | None:
     """(table, column) of the date column a verb names, its word taken: "polls that ended
     in June" is `enddate`, "orders shipped in 2024" `shipped_at`, "started each month"
-    `startdate` (the verb is the first word of one date column's name)."""
+    `startdate` (the verb is the first word of one date column's name), "licences issued in
+    2017" `license_issue_date` (or a later word of it that is no time word)."""
     dates = [
-        (table.name, c.name, identifier_words(c.name)[0])
+        (table.name, c.name, word)
         for table in catalog.tables.values()
         for c in table.columns
-        if is_temporal(c.type) and identifier_words(c.name)
+        if is_temporal(c.type)
+        for at, word in enumerate(identifier_words(c.name))
+        if at == 0 or word not in _CALENDAR_WORDS | {"time", "at", "on", "of"}
     ]
     for i, token in enumerate(tokens):
         if i in taken:
             continue
         said = {verb_root(token) or stem(token), stem(token)}
-        found = [(t, c) for t, c, first in dates if stem(first) in said]
+        found = list(dict.fromkeys((t, c) for t, c, word in dates if stem(word) in said))
         if len(found) == 1:
             taken.add(i)
             return found[0]
@@ -3061,6 +3070,73 @@ def _kind_of_a_column(tokens: list[str], lexicon: Lexicon) -> list[str]:
     return tokens
 
 
+_NAMES_OF = (
+    ["what", "are", "the", "names", "of"],
+    ["what", "were", "the", "names", "of"],
+    ["list", "the", "names", "of"],
+    ["show", "the", "names", "of"],
+    ["show", "me", "the", "names", "of"],
+    ["give", "me", "the", "names", "of"],
+    ["name", "the"],
+)
+
+
+def _names_asked(tokens: list[str]) -> list[str]:
+    """ "What are the names of the licensed pigs?" asks who they are: the rows the
+    conditions keep, each said by its name ("who are the licensed pigs")."""
+    for lead in _NAMES_OF:
+        if tokens[: len(lead)] == lead and len(tokens) > len(lead):
+            return ["who", "are", *tokens[len(lead) :]]
+    return tokens
+
+
+def _said_twice(tokens: list[str]) -> list[str]:
+    """ "the average close in 2000 with the average close in 2010" -> "the average close in
+    2000 and 2010": a figure named again for a second year is one figure for both years."""
+    years = [i for i, t in enumerate(tokens) if re.fullmatch(r"(1[6-9]|20)\d\d", t)]
+    for first, second in pairwise(years):
+        joint = next(
+            (
+                j
+                for j in range(first + 1, second)
+                if tokens[j] in ("with", "and", "to", "vs", "versus")
+            ),
+            None,
+        )
+        if joint is None or tokens[first - 1] != "in" or tokens[second - 1] != "in":
+            continue
+        again = [t for t in tokens[joint + 1 : second - 1] if t != "the"]
+        before = [t for t in tokens[: first - 1] if t != "the"]
+        if again and before[-len(again) :] == again:
+            return [*tokens[: first + 1], "and", *tokens[second:]]
+    return tokens
+
+
+_SAYS_MISSING = frozenset({"missing", "lacking", "pending", "outstanding", "remaining"})
+
+
+def _qualifier_of_a_number(
+    tokens: list[str], lexicon: Lexicon, values: list[ValueMatch]
+) -> tuple[list[str], str]:
+    """ "the total trading volume" over `volume`: an -ing word the data names nothing with
+    (no column, table or value), right before the name of one numeric column, only says what
+    kind of figure it is. Dropped, and said."""
+    for i, token in enumerate(tokens[:-1]):
+        if not token.endswith("ing") or len(token) < 6 or lexicon.lookup([token]):
+            continue
+        if token in GLUE_WORDS | _SAYS_MISSING or verb_root(token) is None:
+            continue  # "missing salary" is said of the value, never a kind of salary
+        if any(token in v.word.lower().split() for v in values):
+            continue
+        named = [t for t in lexicon.lookup(tokens[i + 1 : i + 2]) if t.kind == "column"]
+        if len(named) == 1 and is_numeric(named[0].type) and not lexicon.lookup(tokens[i : i + 2]):
+            return [
+                *tokens[:i],
+                *tokens[i + 1 :],
+            ], f"'{token} {tokens[i + 1]}' read as {named[0].column}"
+    return tokens, ""
+
+
 # Verbs of having a thing counted or measured by a column: "houses that have a fireplace".
 _HAVE_VERBS = frozenset(
     {"have", "has", "had", "with", "contain", "contains", "include", "includes", "included"}
@@ -3463,9 +3539,46 @@ _SCOPE_NOUNS = frozenset(
 )
 
 
-def _whole_scope(tokens: list[str], taken: set[int], lexicon: Lexicon) -> list[int]:
-    """ "across the country", "in the whole dataset": the scope of the whole table, said in
-    words the data does not hold (a `country` column makes "country" a name, not a scope)."""
+def _spelled(value: str) -> str:
+    """A value's words, whatever their case, spaces and punctuation between them."""
+    return " ".join(re.findall(r"\w+", value.lower()))
+
+
+def _across_all(
+    tokens: list[str], taken: set[int], lexicon: Lexicon, notes: list[str]
+) -> list[int]:
+    """ "the average beer tax across the states", "across all colleges": one figure over
+    every state, never one per state (that is "by state"). Said, since "across" alone can
+    mean each."""
+    for i, token in enumerate(tokens[:-2]):
+        at = i + 1
+        while at < len(tokens) and tokens[at] in ("the", "all"):
+            at += 1
+        if token != "across" or i in taken or at == i + 1 or at >= len(tokens) or at in taken:
+            continue
+        named = lexicon.lookup([tokens[at]])
+        if named and all(t.kind == "table" or not is_numeric(t.type) for t in named):
+            notes.append(f"'{' '.join(tokens[i : at + 1])}' read as one figure over all of them")
+            return list(range(i, at + 1))
+    return []
+
+
+def _places_named(catalog: Catalog) -> set[str]:
+    """ "seattle" of `seattlepets`: what a one-word table name holds before the noun it
+    ends with, the place or source every row is of."""
+    return {
+        table.name.lower()[: -len(tail)]
+        for table in catalog.tables.values()
+        if (tail := english_tail(identifier_words(table.name))) and len(table.name) - len(tail) > 2
+    }
+
+
+def _whole_scope(
+    tokens: list[str], taken: set[int], lexicon: Lexicon, places: Collection[str] = ()
+) -> list[int]:
+    """ "across the country", "in the whole dataset", "in Seattle" of `seattlepets`: the
+    scope of the whole table, said in words the data does not hold (a `country` column
+    makes "country" a name, not a scope)."""
     for i, token in enumerate(tokens):
         if token not in ("across", "throughout", "in", "over"):
             continue  # ("across" may be taken already, as the start of a grouping)
@@ -3475,7 +3588,7 @@ def _whole_scope(tokens: list[str], taken: set[int], lexicon: Lexicon) -> list[i
         if (
             at < len(tokens)
             and at not in taken
-            and tokens[at] in _SCOPE_NOUNS
+            and (tokens[at] in _SCOPE_NOUNS or tokens[at] in places)
             and not lexicon.lookup([tokens[at]])
         ):
             return list(range(i, at + 1))
@@ -3689,6 +3802,11 @@ def _lists_values(catalog: Catalog, span: Span) -> bool:
     return True
 
 
+# Words that pick some of what they qualify, where no column holds them: never dropped.
+_SEXES = frozenset({"female", "male", "women", "men", "woman", "man", "girl", "boy"})
+_SEXES |= {"girls", "boys", "females", "males"}
+
+
 def _drop_modifiers(
     tokens: list[str], unresolved: list[str], p: _Parse, spans: list[Span]
 ) -> list[str]:
@@ -3703,7 +3821,7 @@ def _drop_modifiers(
         columns = [tally] if tally is not None and not columns else columns
         if at < 0 or at in p.taken or tokens[at] not in unresolved or len(columns) != 1:
             continue
-        if not is_noun(tokens[at]) or tokens[at].isdigit():
+        if not is_noun(tokens[at]) or tokens[at].isdigit() or tokens[at] in _SEXES:
             continue
         p.taken.add(at)
         said = " ".join(tokens[at : span.end])
@@ -3728,6 +3846,8 @@ def _drop_value_modifiers(
                 continue
             if tokens[at] not in unresolved or tokens[at].isdigit() or not is_english(tokens[at]):
                 continue
+            if tokens[at] in _SEXES:
+                continue  # "female dogs" are some of the dogs: never all of them
             p.taken.add(at)
             p.notes.append(f"'{tokens[at]} {match.word}' read as {match.column} = {match.value}")
     return [t for i, t in enumerate(tokens) if i not in p.taken and t in unresolved]

@@ -33,6 +33,8 @@ class GroupBy:
     grain: str | None = None  # day | week | month | quarter | year for a time column
     alias: str = ""
     is_time: bool = False
+    # Each row said by its name ("who won series 5"): a row with no name is none of them.
+    named: bool = False
 
 
 @dataclass(frozen=True)

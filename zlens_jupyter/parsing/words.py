@@ -10,7 +10,7 @@ import re
 from functools import cache
 
 from ..vocabulary import abbreviations, units
-from ..wordforms import is_english, stem
+from ..wordforms import american, is_english, stem
 
 # Words that carry no meaning for grounding a question in data.
 STOPWORDS = frozenset(
@@ -180,7 +180,7 @@ NUMBER_WORDS = {
     "hundred": 100,
 }
 
-_TOKEN = re.compile(r"\d{3}0s\b|\d+(?:[.,]\d+)*%?|[A-Za-z][A-Za-z0-9']*")
+_TOKEN = re.compile(r"\d{3}0s\b|\d+(?:[.,]\d+)*%?|[A-Za-z][A-Za-z0-9'\u2019]*")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
@@ -188,11 +188,17 @@ def question_tokens(text: str) -> list[str]:
     """Lower-cased tokens of a question, keeping numbers (commas dropped) as they are."""
     tokens = []
     for raw in _TOKEN.findall(text):
-        tok = raw.lower().replace(",", "")
+        tok = raw.lower().replace(",", "").replace("\u2019", "'")
+        if tok in _CONTRACTED:  # "what's" is "what is", never a possessive
+            tokens += [tok[:-2], "is"]
+            continue
         if tok.endswith("'s"):
             tok = tok[:-2]
         tokens.append(tok)
     return tokens
+
+
+_CONTRACTED = frozenset({"what's", "who's", "where's", "when's", "how's", "that's", "it's"})
 
 
 @cache
@@ -267,7 +273,8 @@ def split_unit(identifier: str) -> tuple[tuple[str, ...], str | None]:
 
 
 def stems(words: tuple[str, ...] | list[str]) -> tuple[str, ...]:
-    return tuple(stem(w) for w in words)
+    """The words' dictionary forms in American spelling: how names are looked up."""
+    return tuple(american(stem(w)) for w in words)
 
 
 def is_number(token: str) -> bool:

@@ -42,6 +42,10 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
         dims.append(exp.alias_(expr, group.alias or group.column or "group"))
         group_exprs.append(expr)
         tables.append(group.table)
+        if (spec.limit is not None or group.named) and not group.is_time:
+            # "the five most common cat names": the pets with no name have none, so a
+            # ranking never shows NULL as a winner (a breakdown keeps it)
+            where.append(exp.Not(this=exp.Is(this=expr.copy(), expression=exp.Null())))
     if spec.time_grain:
         if time is None:
             raise Unbuildable(f"I found no date column on {fact} to group by {spec.time_grain}.")
