@@ -673,7 +673,7 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         # one row per state and year
         "roads": """
             CREATE TABLE Fatalities (state VARCHAR, year BIGINT, beertax DOUBLE, fatal BIGINT);
-            INSERT INTO Fatalities SELECT ['al', 'az', 'ar', 'ca'][1 + i % 4], 1982 + i // 4,
+            INSERT INTO Fatalities SELECT ['al', 'az', 'ny', 'ca'][1 + i % 4], 1982 + i // 4,
               0.1 + (i * 13) % 17 / 10.0, 500 + (i * 31) % 400 FROM range(28) t(i);
         """,
         # FRED's series codes as column names, one row a month
@@ -1998,6 +1998,25 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT animal_name, COUNT(*) FROM seattlepets WHERE species = 'Pig' "
             "AND animal_name IS NOT NULL GROUP BY 1",
         ),
+        # deaths are fatalities, counted by `fatal` (the start of the table's name); New York
+        # is stored as its postal code
+        (
+            "roads",
+            "Compare traffic deaths in Alabama and Arizona in 1983",
+            "SELECT state, SUM(fatal) FROM Fatalities WHERE year = 1983 AND state IN ('al', 'az') "
+            "GROUP BY 1",
+        ),
+        (
+            "roads",
+            "Total traffic deaths per year",
+            "SELECT year, SUM(fatal) FROM Fatalities GROUP BY 1",
+        ),
+        # with no aggregate word the deaths are still the tally, never a count of rows
+        (
+            "roads",
+            "What were the traffic deaths in New York in 1984?",
+            "SELECT SUM(fatal) FROM Fatalities WHERE year = 1984 AND state = 'ny'",
+        ),
         # a year after "of" ending the question, a day written out after "on"
         (
             "stocks",
@@ -2165,6 +2184,11 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "stocks",
             "What was the close on December 31, 2009?",
             "the close of that period",
+        ),
+        (
+            "roads",
+            "Which state had the most traffic deaths in New York and California in 1985?",
+            "'traffic deaths' read as Fatalities.fatal",
         ),
         # a key by name holding two codes over many rows: its count is a reading, said
         (

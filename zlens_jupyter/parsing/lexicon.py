@@ -210,6 +210,9 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 ending = tuple(w for w in plain[start:] if len(w) > 1)
                 if len(ending) > 1 and ending[0] not in _JOINING:
                     lex.add(ending, Target("table", table.name), synonym=True)
+        for other in synonyms().get(stem(t_words[-1]), ()):
+            # "deaths" for Fatalities, "accidents" for crashes: the rows by another word
+            lex.add((*t_words[:-1], *other.split()), Target("table", table.name), synonym=True)
         tail = english_tail(t_words)
         if tail:
             # "pets" for seattlepets, "flights" for nycflights: a one-word name whose end

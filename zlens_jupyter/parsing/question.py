@@ -1190,12 +1190,18 @@ def _measures(
             # average": the phrase after the one thing measured.
             agg = next((a for s, _, a in aggs if s > 0 and p.tokens[s - 1] == "on"), None)
         tally = _tally_of(p.catalog, span)
-        if tally is not None and (
-            agg is not None
-            or superlative is not None
-            or time_grain is not None
-            or grouped
-            or p.shared
+        if (
+            tally is not None
+            and (
+                agg is not None
+                or superlative is not None
+                or time_grain is not None
+                or grouped
+                or p.shared
+                # "compare traffic deaths in A and B", "traffic deaths in Ohio": any figure asked
+                # of the rows but a listing of them ("show the murders")
+                or not any(t in _SHOW_WORDS for t in p.tokens[:3])
+            )
         ):
             # "total murders by region", "which state had the most gun murders" over a table
             # `murders` whose one figure is `total`: that figure is how many murders each row
@@ -3456,17 +3462,28 @@ def _tally_for_rate(catalog: Catalog, spans: list[Span], values: list[ValueMatch
 def _tally_of(catalog: Catalog, span: Span) -> Target | None:
     """The column that counts what a table's name says (`murders.total`), when the span names
     only the table, its name is a plural noun and exactly one numeric column of it is called
-    by a tally word (`total`, `count`, `n`, ...)."""
+    by a tally word (`total`, `count`, `n`, ...), or else by the start of that noun (`fatal`
+    on Fatalities)."""
     if len(span.targets) != 1 or span.targets[0].kind != "table":
         return None
     info = catalog.table(span.targets[0].table)
     words = identifier_words(info.name) if info is not None else ()
     if info is None or not words or stem(words[-1]) == words[-1]:
         return None
+    plural = words[-1]
     tallies = [
         c
         for c in info.columns
         if is_numeric(c.type) and c.name.lower() in _TALLY_NAMES and not is_key(c.name)
+    ] or [
+        # `fatal` on Fatalities: the one whole-number column whose name begins the table's
+        c
+        for c in info.columns
+        if _is_integer(c.type)
+        and c.name.isalpha()
+        and len(c.name) >= 4
+        and plural.startswith(c.name.lower())
+        and plural != c.name.lower()
     ]
     if len(tallies) != 1:
         return None

@@ -379,6 +379,11 @@ class ValueIndex:
                 hits = self._by_phrase.get(form) or self._by_form.get(form, [])
                 if hits:
                     break
+        if not hits and size > 1:
+            for form in value_synonyms().get(phrase, ()):
+                hits = self._by_phrase.get(form, [])  # "New York" stored as its code `NY`
+                if hits:
+                    break
         if hits and size == 1 and phrase not in _COMMON_WORDS:
             # "Ohio" is a county's name and, as `OH`, a state: both, for the parser to weigh
             # ("how many counties are in Ohio" is not the one county called Ohio)
