@@ -22,6 +22,7 @@ from ..vocabulary import (
     opposites,
     people,
     quantities,
+    synonyms,
     units,
     value_synonyms,
 )
@@ -176,6 +177,7 @@ def _parse(
     tokens = question_tokens(question)
     tokens, negated = _negated_yes_no(tokens, lexicon, catalog)
     tokens = _no_value_recorded(tokens)
+    tokens, values = _stored_as_none(tokens, lexicon, catalog, values or [])
     tokens = _joined_initialisms(tokens, lexicon)
     # "American-made cars": made where the nationality says, never the column `Make`
     tokens = [
@@ -190,6 +192,8 @@ def _parse(
     tokens, having_read = _having_a_number(tokens, lexicon, catalog)
     tokens = _kind_of_a_column(tokens, lexicon)
     tokens = _said_twice(tokens)
+    tokens = _measure_of_a_part(tokens, lexicon)
+    tokens, sold_read = _things_sold(tokens, lexicon)
     tokens = _names_asked(tokens)
     tokens, qualifier_read = _qualifier_of_a_number(tokens, lexicon, values or [])
     won = titles_won(tokens, catalog)  # "how many World Series have the Yankees won"
@@ -207,7 +211,8 @@ def _parse(
         )
     p = _Parse(tokens, set(), catalog, semantic)
     p.negated = negated
-    p.notes += [n for n in (season_read, vote_read, loss_read, having_read, qualifier_read) if n]
+    readings = (season_read, vote_read, loss_read, having_read, qualifier_read, sold_read)
+    p.notes += [n for n in readings if n]
     p.notes += [won.note] if won is not None else [prize_read] if prize_read else []
     p.per_people = _per_people(tokens, p.taken, lexicon)  # "murder rate per 100,000 people"
     # "what percentage / share / proportion of …": the filters pick a part of the whole.
@@ -3094,6 +3099,77 @@ def _names_asked(tokens: list[str]) -> list[str]:
         if tokens[: len(lead)] == lead and len(tokens) > len(lead):
             return ["who", "are", *tokens[len(lead) :]]
     return tokens
+
+
+def _stored_as_none(
+    tokens: list[str], lexicon: Lexicon, catalog: Catalog, values: list[ValueMatch]
+) -> tuple[list[str], list[ValueMatch]]:
+    """ "characters with no hair" where `hair_color` stores 'none': that value, never an
+    exclusion. Only a text column the word names alone, holding a value spelled none."""
+    for i in range(len(tokens) - 1):
+        if tokens[i] != "no" or (i > 0 and tokens[i - 1] not in _HAVE_VERBS):
+            continue
+        word = tokens[i + 1]
+        named = [(t.table, t.column or "") for t in lexicon.lookup([word]) if t.kind == "column"]
+        # ... or begins its name: `hair_color` for "hair"
+        named = named or [
+            (table.name, c.name)
+            for table in catalog.tables.values()
+            for c in table.columns
+            if identifier_words(c.name)[:1] == (stem(word),) and not is_numeric(c.type)
+        ]
+        info = catalog.table(named[0][0]) if len(named) == 1 else None
+        stored = info.column(named[0][1]) if info is not None else None
+        none = [v for v in (stored.distinct_values if stored else ()) if v.lower() == "none"]
+        if info is not None and stored is not None and len(none) == 1:
+            match = ValueMatch(word, info.name, stored.name, none[0])
+            return [*tokens[:i], *tokens[i + 1 :]], [*values, match]
+    return tokens, values
+
+
+def _measure_of_a_part(tokens: list[str], lexicon: Lexicon) -> list[str]:
+    """ "the heaviest brain" -> "the heaviest brain weight" where `brainwt` is the brain's
+    weight: a superlative's quantity said after the part it measures, when the part alone
+    names nothing and the two together name one column."""
+    for i, token in enumerate(tokens[:-1]):
+        plain = adjective_base(token) or token
+        part = tokens[i + 1]
+        if plain == token or lexicon.lookup([part]):
+            continue
+        for quantity in synonyms().get(plain, ()):
+            named = [t for t in lexicon.lookup([part, quantity]) if t.kind == "column"]
+            if len(named) == 1 and is_numeric(named[0].type):
+                return [*tokens[: i + 2], quantity, *tokens[i + 2 :]]
+    return tokens
+
+
+_COUNTED_AFTER = frozenset({"many", "most", "more", "fewest", "fewer", "least"})
+
+
+def _things_sold(tokens: list[str], lexicon: Lexicon) -> tuple[list[str], str]:
+    """ "how many homes were sold", "which city sold the most homes" over a table whose
+    `sales` counts the things sold: that figure, whatever the things are called (a word the
+    data does not know). Said."""
+    sold = next((i for i, t in enumerate(tokens) if t in ("sold", "sell")), None)
+    named = [t for t in lexicon.lookup(["sales"]) if t.kind == "column" and is_numeric(t.type)]
+    if sold is None or len(named) != 1 or lexicon.lookup([tokens[sold]]):
+        return tokens, ""
+    counted = next(
+        (
+            j
+            for j in range(1, len(tokens))
+            if tokens[j - 1] in _COUNTED_AFTER
+            and not lexicon.lookup([tokens[j]])
+            and is_noun(tokens[j])
+            and stem(tokens[j]) != tokens[j]  # a plural: the things
+        ),
+        None,
+    )
+    if counted is None:
+        return tokens, ""
+    drop = {sold} | ({sold - 1} if tokens[sold - 1] in ("were", "was", "are", "is") else set())
+    read = [("sales" if j == counted else t) for j, t in enumerate(tokens) if j not in drop]
+    return read, f"'{tokens[counted]} sold' read as {named[0].column}"
 
 
 def _said_twice(tokens: list[str]) -> list[str]:
