@@ -262,6 +262,26 @@ DATASETS: tuple[Any, ...] = (
         ),
         "WHO new TB cases per country and year in coded columns; populations (keys: country, year)",
     ),
+    Dataset(
+        "taxi",
+        (Table("taxi", "modeldata", "taxi"),),
+        "10,000 Chicago taxi trips of Jan-Apr 2022: tip yes/no, miles, company, weekday, hour",
+    ),
+    Dataset(
+        "cherryblossom",
+        (Table("TenMileRace", "mosaicData", "TenMileRace"),),
+        "8,636 finishers of the 2005 Cherry Blossom 10-mile run: state, gun/net seconds, age, sex",
+    ),
+    Dataset(
+        "yrbss",
+        (Table("yrbss", "openintro", "yrbss"),),
+        "13,583 US high-school students (Youth Risk Behavior Survey): coded answers, height",
+    ),
+    Dataset(
+        "inspections",
+        (Table("restaurant_inspections", "causaldata", "restaurant_inspections"),),
+        "27,178 restaurant health inspections, 2000-2019: business, score out of 100, chain size",
+    ),
 )
 
 
