@@ -119,3 +119,12 @@ def nb(cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
     if magics is not None and magics.session is not None:
         magics.session.close()
     InteractiveShell.clear_instance()
+
+
+@pytest.fixture
+def quick_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every `%zlens` run here ends before its live panel would be shown, however busy the
+    machine: the delay is made a minute (the outputs of a fast answer, deterministically)."""
+    from zlens_jupyter.notebook import live_panel
+
+    monkeypatch.setattr(live_panel, "SHOW_AFTER_S", 60.0)

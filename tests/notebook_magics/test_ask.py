@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
 from zlens_jupyter.engine import AgentRun
 from zlens_jupyter.notebook.magics import keep_question_marks
+from zlens_jupyter.notebook.summary import summary_bundle
 from zlens_jupyter.notebook.widget import RunPanel
 from zlens_jupyter.session import Session
 
@@ -28,22 +30,21 @@ def panels(monkeypatch):
     return created
 
 
-def test_the_cell_value_is_the_answer_and_the_panel_ends_as_one_line(nb, panels):
+def test_the_cell_value_is_the_answer_and_the_panel_ends_as_one_line(nb, panels, quick_runs):
     run, out = nb.run("%zlens What is revenue by segment?")  # the trailing "?" is kept
     assert isinstance(run, AgentRun)
     assert run.question == "What is revenue by segment?"
     assert run.trust_state.value == "certified" and run.route.value == "certified_answer"
     assert out.stderr == "" and "Traceback" not in out.stdout
     assert nb.shell.user_ns["Out"][nb.shell.execution_count - 1] is run  # Out[n] is the run
-    # Three outputs: the live panel, the same display replaced by its static one-line
-    # summary when the run ended, then the cell's value: the answer, once.
-    [panel] = panels
-    live, summary, answer = out.outputs
-    assert WIDGET in live.data and summary.update
-    assert summary.transient["display_id"] == live.transient["display_id"]
+    # A run that ends before its live panel is due never creates one: two outputs, the
+    # finished panel's static one-line summary, then the cell's value: the answer, once.
+    assert panels == [] and nb.widget_ids(out) == []
+    summary, answer = out.outputs
+    assert not summary.update and "display_id" not in (summary.transient or {})
+    assert (summary.data, summary.metadata) == summary_bundle(run)
     assert summary.data["text/html"].startswith('<div class="zl-panel zl-panel-static"')
     assert "6/6 checks passed" in summary.data["text/plain"]
-    assert panel.comm is None  # the widget is closed: nothing is left to Stop
     assert nb.answer(out).data == answer.data
     assert 'data-trust="certified"' in answer.data["text/html"]
     assert answer.metadata["zlens"]["run_id"] == run.id
@@ -54,6 +55,37 @@ def test_the_cell_value_is_the_answer_and_the_panel_ends_as_one_line(nb, panels)
     assert nb.magics.history == [run]
 
 
+def test_a_panel_shown_or_not_ends_as_the_same_outputs(nb, panels, monkeypatch):
+    """What the notebook keeps is the same whether the live panel was shown (its display
+    replaced by the summary) or the run ended first (the summary shown directly)."""
+    from zlens_jupyter.notebook import live_panel
+
+    nb.run("%zlens --no-panel What is revenue by segment?")  # connected, routes loaded
+    session = nb.magics.session
+    real_ask = session.ask
+
+    def ask_once_shown(question, **kw):  # the run goes on until its panel is on screen
+        deadline = time.monotonic() + 10
+        while not panels and time.monotonic() < deadline:
+            time.sleep(0.005)
+        return real_ask(question, **kw)
+
+    monkeypatch.setattr(live_panel, "SHOW_AFTER_S", 0.0)
+    monkeypatch.setattr(session, "ask", ask_once_shown)
+    shown_run, shown = nb.run("%zlens What is revenue by segment?")
+    monkeypatch.setattr(live_panel, "SHOW_AFTER_S", 60.0)
+    monkeypatch.setattr(session, "ask", real_ask)
+    quick_run, quick = nb.run("%zlens What is revenue by segment?")
+    [panel] = panels
+    assert len(nb.widget_ids(shown)) == 1 and nb.widget_ids(quick) == []
+    assert panel.comm is None  # closed: nothing is left to Stop
+    assert panel.final_run["id"] == shown_run.id and panel.orb == "done"
+    for run, out in ((shown_run, shown), (quick_run, quick)):
+        summary, answer = folded(out)
+        assert summary == summary_bundle(run)
+        assert answer[1]["zlens"]["run_id"] == run.id
+
+
 def test_an_assigned_answer_is_still_shown_once(nb):
     _, out = nb.run("r = %zlens --no-panel What is revenue by category?\nx = 1")
     run = nb.shell.user_ns["r"]
@@ -61,15 +93,6 @@ def test_an_assigned_answer_is_still_shown_once(nb):
     assert answer.metadata["zlens"]["run_id"] == run.id
     _, out = nb.run("%zlens --no-panel What is revenue by category?\nprint('next')")
     assert nb.answer(out)  # not the last line: still shown, once, when the cell ends
-
-
-def test_the_run_panel_ends_showing_the_finished_run(nb, panels):
-    run, _out = nb.run("%zlens What is revenue by category?")
-    [panel] = panels
-    assert panel.final_run["id"] == run.id
-    assert panel.final_run["trust_state"] == "grounded"
-    assert panel.orb == "done" and panel.phase == "done"
-    assert next(e["type"] for e in panel.events) == "run.started"
 
 
 def test_ask_subcommand_and_output_variable(nb):
@@ -170,7 +193,7 @@ def test_background_run_finishes_in_a_thread(nb):
     assert len(out.outputs) == 1 and out.outputs[0].metadata == {}
 
 
-def test_terminal_ipython_reads_plain_text(nb):
+def test_terminal_ipython_reads_plain_text(nb, quick_runs):
     nb.shell.display_formatter.active_types = ["text/plain"]  # what terminal IPython sets
     _, out = nb.run("%zlens What is revenue by segment?")
     text = nb.answer(out).data["text/plain"]
@@ -181,7 +204,7 @@ def test_terminal_ipython_reads_plain_text(nb):
     assert 'Trust: certified — certified block "Revenue by segment" ran unchanged' in lines
     assert "<" not in text  # no markup in the terminal's text
     # The finished run panel reads as one status line where widgets cannot render.
-    panel_text = out.outputs[1].data["text/plain"]
+    panel_text = out.outputs[0].data["text/plain"]
     assert panel_text.startswith("ZLens run_") and "\n" not in panel_text
     assert " · done · certified · 1 step · " in panel_text
 
@@ -231,18 +254,16 @@ def test_the_model_is_configured_by_the_zlens_traitlets(nb):
         assert nb.magics.session.model_config.plan_steps is True
 
 
-def test_a_run_that_fails_before_starting_leaves_a_finished_panel(nb, panels):
+def test_a_run_that_fails_before_starting_leaves_a_finished_panel(nb, panels, quick_runs):
     nb.run("%zlens connect sample")
     nb.magics.session.close()  # the next run cannot start
     _, out = nb.run("%zlens What is revenue by category?")
     assert "this database connection is closed" in out.stderr
-    [panel] = panels
-    live, settled = out.outputs
-    assert WIDGET in live.data and settled.update
-    assert settled.transient["display_id"] == live.transient["display_id"]
+    assert panels == []  # it failed before its live panel was due
+    [settled] = out.outputs
+    assert not settled.update
     assert 'data-orb="failed"' in settled.data["text/html"]
     assert settled.data["text/plain"].startswith("ZLens run did not start: ")
-    assert (panel.orb, panel.stoppable, panel.comm) == ("failed", False, None)
 
 
 def test_the_notebook_reuses_the_record_the_store_wrote(nb):
@@ -253,3 +274,18 @@ def test_the_notebook_reuses_the_record_the_store_wrote(nb):
     run = session.ask("What is revenue by segment?")
     assert session.take_record(run) == run.to_dict()
     assert session.take_record(run) == run.to_dict()  # taken: serialized afresh
+
+
+def folded(captured):
+    """The outputs as the notebook keeps them: a display updated later holds its last data
+    (what a front end does with `update_display_data`)."""
+    kept, at = [], {}
+    for output in captured.outputs:
+        display_id = (output.transient or {}).get("display_id")
+        if output.update:
+            kept[at[display_id]] = (output.data, output.metadata)
+            continue
+        if display_id:
+            at[display_id] = len(kept)
+        kept.append((output.data, output.metadata))
+    return kept

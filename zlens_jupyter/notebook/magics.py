@@ -157,10 +157,8 @@ class ZLensMagics(Magics):
         )
         session.budget = budget
         session.engine.budget = budget
-        panel, panel_handle = self._panel(options, offline=session.model_config is None)
         cancel = CancelToken()
-        if panel is not None:
-            panel.on_stop(cancel.cancel)
+        live = self._live_panel(options, budget, cancel, offline=session.model_config is None)
 
         def run() -> AgentRun:
             try:
@@ -168,32 +166,33 @@ class ZLensMagics(Magics):
                     options.question,
                     mode=mode,
                     audience=self.settings.audience,
-                    on_event=panel.on_event if panel is not None else None,
+                    on_event=live.on_event if live is not None else None,
                     cancel=cancel,
                 )
             except BaseException as exc:  # failed before it started: the panel says so
-                if panel is not None:
-                    self._settle_panel(panel, panel_handle, None, exc)
+                if live is not None:
+                    self._settle_panel(live, None, exc)
                 raise
             # Once, for the chart, the panel and its summary: the record the store just wrote.
             data = session.take_record(result)
             result = answer_run(result)  # displays as its answer card
             start_chart(data)  # its picture is drawn while the panel settles
-            if panel is not None:
-                # Folded first: a closed panel sends nothing more, so the finished record
-                # (kept for Python, as `panel.final_run`) never crosses the wire only to be
-                # replaced by the summary at once, and events still batched are dropped.
-                self._settle_panel(panel, panel_handle, data)
-                panel.finish(result, data)
+            if live is not None:
+                # Folded first: a panel shown is closed, so it sends nothing more, and the
+                # finished record (kept for Python, as `panel.final_run`) never crosses the
+                # wire only to be replaced by the summary at once; a panel never shown (a run
+                # faster than its delay) is only the summary.
+                panel = self._settle_panel(live, data)
+                if panel is not None:
+                    panel.finish(result, data)
             self.history.append(result)
             if result.provenance.get("not_stored"):  # never silent: a visible line
                 print(f"zlens: {result.provenance['not_stored']}", file=sys.stderr)
             return result
 
+        if live is not None:
+            live.start(background=options.background)
         if options.background:
-            if panel is not None:
-                panel.background = True
-                panel.hear_while_busy()
             handle = display(HTML("<i>ZLens is working…</i>"), display_id=True)
 
             def work() -> None:
@@ -218,40 +217,32 @@ class ZLensMagics(Magics):
         self._unshown.append(finished)
         return finished
 
-    def _panel(self, options: AskOptions, *, offline: bool) -> tuple[Any, Any]:
+    def _live_panel(
+        self, options: AskOptions, budget: Any, cancel: CancelToken, *, offline: bool
+    ) -> Any:
+        """The run's live panel, shown only if the run outlasts a short delay (a fast answer
+        goes straight to its summary and card), or None with `--no-panel`."""
         if options.no_panel or not self.settings.panel:
-            return None, None
-        from .widget import RunPanel
+            return None
+        from .live_panel import DelayedPanel
 
-        panel = RunPanel(options.question, budget=self.settings.budget(), offline=offline)
-        # The widget's own bundle, shown as it is: IPython's formatters would only look for
-        # other representations it does not have (~0.15 ms).
-        bundle = panel._repr_mimebundle_()
-        if bundle is None:  # anywidget's "no view": let IPython say what it can
-            return panel, display(panel, display_id=True)
-        data, metadata = bundle
-        return panel, display(data, metadata=metadata, raw=True, display_id=True)
+        return DelayedPanel(options.question, budget=budget, offline=offline, on_stop=cancel.cancel)
 
     @staticmethod
     def _settle_panel(
-        panel: Any,
-        handle: Any,
-        run: AgentRun | dict[str, Any] | None,
-        error: BaseException | None = None,
-    ) -> None:
-        """The run ended: its live panel becomes the static one-line summary (which needs no
-        widget state to reopen), and the widget is closed: nothing is left to Stop."""
+        live: Any, run: AgentRun | dict[str, Any] | None, error: BaseException | None = None
+    ) -> Any:
+        """The run ended: its panel becomes the static one-line summary (which needs no
+        widget state to reopen), and a widget shown is closed: nothing is left to Stop.
+        Returns that widget, or None when the run ended before it was shown."""
         from .summary import failed_bundle, summary_bundle
 
         if run is None:
-            panel.fail()
             reason = "interrupted" if isinstance(error, KeyboardInterrupt) else str(error)
-            data, metadata = failed_bundle(panel.question, reason)
+            data, metadata = failed_bundle(live.question, reason)
         else:
             data, metadata = summary_bundle(run)
-        if handle is not None:
-            handle.update(_safe(data), metadata=metadata, raw=True)
-        panel.close()
+        return live.end(_safe(data), metadata, failed=run is None)
 
     def show_unshown(self, result: Any = None) -> None:
         """`post_run_cell`: show the answers this cell returned but did not display."""

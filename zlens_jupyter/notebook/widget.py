@@ -4,7 +4,8 @@ The engine calls `panel.on_event(event)` for every event. Events go to the brows
 batches: the first event of a batch arms a timer, and LIVE_S later one custom message carries
 every event since (history is never resent), with the orb and phase they moved the panel to.
 A run that ends sooner sends none of them: `finish()` sets the finished record, which the
-view draws alone, and a `%zlens` panel is closed as it ends. So a 5 ms certified answer costs
+view draws alone, and a `%zlens` panel is closed as it ends (`%zlens` creates its panel only
+for a run still going after a short delay: see live_panel.py). So a 5 ms certified answer costs
 no per-event serialization or message, and a long run still moves its panel live. Only
 small, durable facts live in synced traits: `orb` and `phase` (updated when they change,
 sent with the batch), `budget`, and `final_run` (set once, at the end, to the compact run
@@ -112,7 +113,7 @@ class RunPanel(anywidget.AnyWidget):
         super().__init__(
             # Read the bundle here rather than at class creation, so a build that happens
             # after import is picked up and a missing build fails with a fix, not a broken view.
-            _esm=_panel_source(),
+            _esm=panel_source(),
             question=question,
             budget=budget_dict or Budget().to_dict(),
             _panel_id=uuid.uuid4().hex,
@@ -156,7 +157,7 @@ class RunPanel(anywidget.AnyWidget):
             self._events.append(event)
             if not self._armed:
                 self._armed = True
-                _FLUSHER.arm(self)
+                _FLUSHER.call_later(LIVE_S, self._flush_armed)
             moved = orb_for_event(kind, status)
             if moved is not None:
                 orb, phase = moved
@@ -179,6 +180,10 @@ class RunPanel(anywidget.AnyWidget):
                 self.send({"kind": "events", "events": batch})
             if held:
                 self.send_state(sorted(held))
+
+    def _flush_armed(self) -> None:
+        if self._armed:  # not finished, reset or flushed meanwhile
+            self.flush()
 
     def _serialized_events(self) -> list[dict[str, Any]]:
         """Every event as a slim dict (those not serialized yet are, now, once)."""
@@ -295,24 +300,26 @@ class RunPanel(anywidget.AnyWidget):
 
 
 class _Flusher:
-    """One daemon thread that flushes each armed panel LIVE_S after its batch opened (a
-    thread per batch would cost more than the messages it saves)."""
+    """One daemon thread that runs callbacks when they are due: each armed panel's flush,
+    LIVE_S after its batch opened, and a `%zlens` panel's delayed display (a thread per batch
+    would cost more than the messages it saves)."""
 
     def __init__(self) -> None:
         self._wakeup = threading.Condition()
-        self._queue: list[tuple[float, int, RunPanel]] = []
+        self._queue: list[tuple[float, int, Callable[[], object]]] = []
         self._order = itertools.count()
         self._thread: threading.Thread | None = None
 
-    def arm(self, panel: RunPanel) -> None:
+    def call_later(self, delay: float, callback: Callable[[], object]) -> None:
         with self._wakeup:
-            heapq.heappush(self._queue, (time.monotonic() + LIVE_S, next(self._order), panel))
+            order = next(self._order)
+            heapq.heappush(self._queue, (time.monotonic() + delay, order, callback))
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(
                     target=self._run, name="zlens-panel-events", daemon=True
                 )
                 self._thread.start()
-            elif len(self._queue) == 1:
+            elif self._queue[0][1] == order:  # due before what the thread sleeps for
                 self._wakeup.notify()
 
     def _run(self) -> None:
@@ -321,14 +328,20 @@ class _Flusher:
                 while not self._queue or self._queue[0][0] > time.monotonic():
                     wait = self._queue[0][0] - time.monotonic() if self._queue else None
                     self._wakeup.wait(wait)
-                _, _, panel = heapq.heappop(self._queue)
-            if panel._armed:  # not finished, reset or flushed meanwhile
-                # A closed kernel connection must not end the thread (nor a later panel's).
-                with contextlib.suppress(Exception):
-                    panel.flush()
+                _, _, callback = heapq.heappop(self._queue)
+            # A closed kernel connection must not end the thread (nor a later panel's).
+            with contextlib.suppress(Exception):
+                callback()
 
 
 _FLUSHER = _Flusher()
+
+
+def call_later(delay: float, callback: Callable[[], object]) -> None:
+    """Run `callback()` on the panels' timer thread `delay` seconds from now."""
+    _FLUSHER.call_later(delay, callback)
+
+
 _LAYOUT: ipywidgets.Layout | None = None
 
 
@@ -345,7 +358,7 @@ def _shared_layout() -> ipywidgets.Layout:
 _SOURCE: tuple[tuple[str, int, int], str] | None = None
 
 
-def _panel_source() -> str:
+def panel_source() -> str:
     """The panel's bundle, read again only when the file changed (a rebuild): every `%zlens`
     opens a panel, and reading the file each time cost more than checking it."""
     global _SOURCE
@@ -425,4 +438,12 @@ def _compact_attempt(attempt: dict[str, Any]) -> dict[str, Any]:
     return kept
 
 
-__all__ = ["PANEL_JS", "RunPanel", "compact_run", "orb_for_event", "slim_event"]
+__all__ = [
+    "PANEL_JS",
+    "RunPanel",
+    "call_later",
+    "compact_run",
+    "orb_for_event",
+    "panel_source",
+    "slim_event",
+]
