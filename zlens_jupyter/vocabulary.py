@@ -135,10 +135,16 @@ def country_codes() -> dict[str, tuple[str, ...]]:
 
     out: dict[str, tuple[str, ...]] = {}
     for country in pycountry.countries:
-        codes = (country.alpha_2.lower(), country.alpha_3.lower())
-        for attr in ("name", "common_name", "official_name"):
-            name = getattr(country, attr, None)
-            if name:
-                out.setdefault(name.lower(), codes)
-                out.setdefault(name.split(",")[0].lower(), codes)  # "Korea, Republic of"
+        names = [
+            name.lower()
+            for attr in ("name", "common_name", "official_name")
+            if (name := getattr(country, attr, None))
+        ]
+        # After the codes, every name the country goes by: the UN's 'United States of
+        # America', 'Viet Nam', 'Iran (Islamic Republic of)' for "United States", "Vietnam",
+        # "Iran" (told apart from the codes by their length)
+        codes = (country.alpha_2.lower(), country.alpha_3.lower(), *names)
+        for name in names:
+            out.setdefault(name, codes)
+            out.setdefault(name.split(",")[0], codes)  # "Korea, Republic of"
     return out

@@ -684,6 +684,16 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Bo', 'brown', 'en', 1.2, 80), ('Cy', 'none', 'en', 0.9, 700),
               ('Di', 'blond', 'vu', 0.3, 20), ('Ed', 'brown', 'lc', 0.7, 90);
         """,
+        # WHO's country names, and a table named as its one figure
+        "who": """
+            CREATE TABLE population (country VARCHAR, year BIGINT, population BIGINT);
+            INSERT INTO population SELECT
+              ['United States of America', 'Viet Nam', 'Iran (Islamic Republic of)',
+               'Nigeria'][1 + i % 4], 1995 + i // 4, 1000000 * (1 + i) FROM range(40) t(i);
+            CREATE TABLE weather (city VARCHAR, month BIGINT, precip VARCHAR, temp BIGINT);
+            INSERT INTO weather SELECT ['Mumbai', 'Delhi'][1 + i % 2], 1 + i % 12,
+              ['0.1', 'T', '2.5'][1 + i % 3], 20 + i % 9 FROM range(48) t(i);
+        """,
         # FRED's series codes as column names, one row a month
         "fred": """
             CREATE TABLE economics (date DATE, pce DOUBLE, psavert DOUBLE, uempmed DOUBLE,
@@ -2047,6 +2057,32 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Which city sold the most homes?",
             "SELECT city, SUM(sales) FROM city_sales GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
         ),
+        # a country under its UN name; `population` of the table `population` is the figure
+        (
+            "who",
+            "What was the average population of the United States?",
+            "SELECT ROUND(AVG(population), 2) FROM population "
+            "WHERE country = 'United States of America'",
+        ),
+        (
+            "who",
+            "Total population of Vietnam in 1996",
+            "SELECT SUM(population) FROM population WHERE country = 'Viet Nam' AND year = 1996",
+        ),
+        # both words name the rows: one count, never "rank by which"; "main breed" is the
+        # primary one; "month of 2017" is a period
+        (
+            "pets",
+            "Which zip code has the most licensed pets?",
+            "SELECT zip_code, COUNT(*) FROM seattlepets GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1",
+        ),
+        (
+            "pets",
+            "Which month of 2017 had the most licences?",
+            "SELECT strftime(date_trunc('month', license_issue_date), '%Y-%m-%d'), COUNT(*) "
+            "FROM seattlepets WHERE year(license_issue_date) = 2017 "
+            "GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1",
+        ),
         # a year after "of" ending the question, a day written out after "on"
         (
             "stocks",
@@ -2312,6 +2348,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         # a word nothing names, read as the rows, cannot be the groups their count is taken in
         # "female" picks some of the dogs, and nothing holds it: asked, never dropped
         ("pets", "What is the most popular name for female dogs?"),
+        # "the most precipitation" over a text column: never a count of rows
+        ("who", "Which month had the most precipitation in Mumbai?"),
         ("strikes", "Which airport had the most bird strikes?"),
         # "how much" asks an amount: a count of rows is none ('Pay' begins no title here)
         ("artworks", "How much did the gallery pay for its Damien Hirst works?"),

@@ -194,7 +194,12 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
     lex = Lexicon()
     for table in catalog.tables.values():
         t_words = identifier_words(table.name)
-        lex.add(t_words, Target("table", table.name))
+        figure = any(
+            identifier_words(c.name) == t_words and is_numeric(c.type) for c in table.columns
+        )
+        # `population` of the table `population`: the word is the figure, never a count of
+        # its rows (the table is reached through its columns)
+        lex.add(t_words, Target("table", table.name), synonym=figure)
         plain = tuple(w.rstrip("0123456789") for w in t_words)
         if plain != t_words and all(plain):
             lex.add(plain, Target("table", table.name))  # "cars" for Cars93

@@ -405,8 +405,10 @@ def find_time_range(
             found = _period_at(tokens, i + 1)
             if found is not None and tok == "on" and found[0].start == found[0].end:
                 found = None  # "on" a day only: "on June" is no period
+            # "the lowest close of 2009", "which month of 2018"; never "a population of 2000 …"
+            calendar_word = i > 0 and tokens[i - 1] in _UNITS
             if found is not None and tok == "of" and i + 1 + found[1] != len(tokens):
-                found = None  # "the lowest close of 2009", never "a population of 2000 …"
+                found = found if calendar_word else None
             if found is not None:
                 period, used = found
                 taken.update(range(i, i + 1 + used))

@@ -126,6 +126,7 @@ class _Parse:
     group_tables: set[str] = field(default_factory=set)  # the tables the groups' columns are of
     # "per 100,000 people": (100000, how it was said, where it starts)
     per_people: tuple[int, str, int] | None = None
+    all_spans: list[Span] = field(default_factory=list)  # every name found, whatever its role
 
 
 def parse_question(
@@ -297,6 +298,7 @@ def _parse(
     of_year = _part_of_year(tokens, p.taken, spec.time_grain)
 
     spans = sorted(find_spans(tokens, lexicon, p.taken) + spelled, key=lambda s: s.start)
+    p.all_spans = list(spans)
     spans = [_year_of_name(p, spec, lexicon, s) for s in spans]
     for span in spans:
         variants = [t for t in span.targets if t in lexicon.numbered_variants]
@@ -505,6 +507,9 @@ def _parse(
             ),
             None,
         )
+        if spec.time_grain is not None and tokens[1:2] and tokens[1] in _CALENDAR_WORDS:
+            first = None  # "which month had the most licences": the months are ranked
+            limit = limit or (1 if superlative is not None else None)
         if first is not None and first not in group_spans and superlative is not None:
             group_spans.append(first)
             limit = limit or 1
@@ -707,6 +712,9 @@ def _parse(
                 for g in per_row
                 if _names_each_row(catalog, g)
             ]
+        # "licensed pets" where both words name the rows: one count, never two of the same
+        once = {(m.agg, m.table.lower(), m.target, m.per): m for m in reversed(measures)}
+        measures = [m for m in measures if once[(m.agg, m.table.lower(), m.target, m.per)] is m]
         ranking = superlative is not None or limit is not None
         if ranking and len(measures) > 1 and (group_spans or limit is not None):
             # "the highest total sales volume" over sales and volume: rank by which?
@@ -857,7 +865,17 @@ def _parse(
     counted_columns |= {
         (m.table.lower(), stem(m.table.lower())) for m in spec.measures if m.target is None
     }
-    chosen = _choose_value_filters(value_filters, spec.fact_table, catalog, counted_columns)
+    # "Labrador retriever as their main breed": the column the question names for the value
+    said_columns = {
+        (t.table.lower(), (t.column or "").lower())
+        for s in p.all_spans
+        if len(s.targets) == 1
+        for t in s.targets
+        if t.kind == "column"
+    }
+    chosen = _choose_value_filters(
+        value_filters, spec.fact_table, catalog, counted_columns, said_columns
+    )
     if isinstance(chosen, ParseResult):
         return chosen
     chosen += _both_answers(list(yes_filters.values()))
@@ -995,7 +1013,44 @@ def _parse(
                 # "what percentage of the courses are independent study": one course title
                 # among thousands is an odd part; the kind may be said elsewhere, so said
                 spec.notes.append(f"the part read as the rows whose {f.column} is {f.value}")
+    unranked = _text_ranked_by_rows(p, spec)
+    if unranked is not None:
+        return unranked
     return ParseResult(spec=spec)
+
+
+_MOST_WORDS = frozenset({"most", "fewest", "least", "more", "less"})
+
+
+def _text_ranked_by_rows(p: _Parse, spec: QuestionSpec) -> ParseResult | None:
+    """ "the most precipitation" over a text column `precip`: what ranks is the named column
+    (a mass noun, never a plural that counts rows, "the most tests"), and counting rows
+    instead would answer another question. Asked, never answered with a row count that
+    leaves the word unused."""
+    if not spec.measures or any(m.target is not None for m in spec.measures) or spec.listing:
+        return None
+    used = {(f.table.lower(), f.column.lower()) for f in [*spec.filters, *spec.share_of]}
+    used |= {(g.table.lower(), (g.column or "").lower()) for g in spec.group_by}
+    for span in p.all_spans:
+        column = span.targets[0] if len(span.targets) == 1 else None
+        if (
+            column is None
+            or column.kind != "column"
+            or is_numeric(column.type)
+            or span.start == 0
+            or p.tokens[span.start - 1] not in _MOST_WORDS
+            or (column.table.lower(), (column.column or "").lower()) in used
+            # "the most bird strikes", "the most tests": a plural counts the rows
+            or stem(p.tokens[span.end - 1]) != p.tokens[span.end - 1]
+        ):
+            continue
+        said = _text(p.tokens, span)
+        return _clarify(
+            f"'{said}' ({column.column}) holds text here, not numbers: which number should "
+            "rank them?",
+            [],
+        )
+    return None
 
 
 _SHOW_WORDS = ("show", "list", "display", "preview", "see", "browse")
@@ -1084,6 +1139,7 @@ def _choose_value_filters(
     fact_table: str,
     catalog: Catalog,
     counted: Collection[tuple[str, str]] = (),
+    said: Collection[tuple[str, str]] = (),
 ) -> list[Filter] | ParseResult:
     """One filter per value word; a word found in several columns is asked about, unless
     all but one are the column being counted or grouped ("how many counties are in Ohio":
@@ -1108,6 +1164,9 @@ def _choose_value_filters(
         if len({(m.table, m.column) for m in on_fact}) > 1:
             others = [m for m in on_fact if (m.table.lower(), m.column.lower()) not in counted]
             on_fact = others if len({(m.table, m.column) for m in others}) == 1 else on_fact
+        if len({(m.table, m.column) for m in on_fact}) > 1:
+            named = [m for m in on_fact if (m.table.lower(), m.column.lower()) in said]
+            on_fact = named if len({(m.table, m.column) for m in named}) == 1 else on_fact
         if len({(m.table, m.column) for m in on_fact}) > 1 and _one_attribute(catalog, on_fact):
             # "Texas" in `state` and, as TX, in `abb`: two spellings of one attribute (as
             # many values each, one table); the one written as asked

@@ -404,11 +404,20 @@ class ValueIndex:
         return [ValueMatch(word, table, column, value) for table, column, value in hits]
 
     def _country_code(self, phrase: str) -> list[tuple[str, str, str]]:
-        """ "Portugal" stored as `prt` or `PT`: a country's ISO code, in a column of codes
-        (every value two or three letters, and many of them: a yes/no column's `no` is
-        never Norway)."""
+        """ "Vietnam" stored as 'Viet Nam', "United States" as 'United States of America':
+        another name the country goes by; else "Portugal" stored as `prt` or `PT`: its ISO
+        code, in a column of codes (every value two or three letters, and many of them: a
+        yes/no column's `no` is never Norway)."""
         codes = _country_codes().get(phrase, ())
-        hits = [hit for code in codes for hit in self._by_phrase.get(code, [])]
+        named = [
+            hit
+            for name in codes
+            if len(name) > 3 and _normalize(name) != phrase
+            for hit in self._by_phrase.get(_normalize(name), [])
+        ]
+        if named:
+            return named  # "United States" stored as 'United States of America'
+        hits = [hit for code in codes if len(code) <= 3 for hit in self._by_phrase.get(code, [])]
         return [hit for hit in hits if self._holds_codes(hit[0], hit[1])]
 
     def _holds_codes(self, table: str, column: str) -> bool:
