@@ -694,6 +694,16 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO weather SELECT ['Mumbai', 'Delhi'][1 + i % 2], 1 + i % 12,
               ['0.1', 'T', '2.5'][1 + i % 3], 20 + i % 9 FROM range(48) t(i);
         """,
+        # taxi trips with a catch-all company bin; a survey of students
+        "cabs": """
+            CREATE TABLE taxi (tip VARCHAR, distance DOUBLE, company VARCHAR);
+            INSERT INTO taxi SELECT CASE WHEN i % 3 = 0 THEN 'no' ELSE 'yes' END, i % 25,
+              CASE WHEN i % 2 = 0 THEN 'other' WHEN i % 5 = 1 THEN 'Flash Cab'
+                ELSE 'Sun Taxi' END FROM range(200) t(i);
+            CREATE TABLE yrbss (gender VARCHAR, height DOUBLE);
+            INSERT INTO yrbss SELECT CASE WHEN i % 2 = 0 THEN 'female' ELSE 'male' END,
+              1.5 + (i % 7) / 20.0 FROM range(60) t(i);
+        """,
         # FRED's series codes as column names, one row a month
         "fred": """
             CREATE TABLE economics (date DATE, pce DOUBLE, psavert DOUBLE, uempmed DOUBLE,
@@ -2083,6 +2093,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "FROM seattlepets WHERE year(license_issue_date) = 2017 "
             "GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1",
         ),
+        # a taxi table's rows are its trips or rides; boys and girls are stored as male and
+        # female; "answered the survey" is every row of it
+        (
+            "cabs",
+            "How many rides did Flash Cab give?",
+            "SELECT COUNT(*) FROM taxi WHERE company = 'Flash Cab'",
+        ),
+        (
+            "cabs",
+            "What is the average height of boys and of girls?",
+            "SELECT gender, ROUND(AVG(height), 2) FROM yrbss GROUP BY 1",
+        ),
         # a year after "of" ending the question, a day written out after "on"
         (
             "stocks",
@@ -2259,6 +2281,12 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
         # rows that are city-months are not homes: no row count stands in for them, but the
         # column counting what was sold does, said
         ("monthly", "How many homes were sold?", "'homes sold' read as sales"),
+        # a bin of many ('other') is no company: left out of a ranking, said
+        (
+            "cabs",
+            "Which taxi company made the most trips?",
+            "'other' left out of the ranking",
+        ),
         # a key by name holding two codes over many rows: its count is a reading, said
         (
             "labtests",

@@ -1016,7 +1016,30 @@ def _parse(
     unranked = _text_ranked_by_rows(p, spec)
     if unranked is not None:
         return unranked
+    _leave_out_catch_alls(spec, catalog)
     return ParseResult(spec=spec)
+
+
+# Labels a column uses for rows it could not or did not name one by one.
+_CATCH_ALLS = frozenset({"other", "others", "unknown", "misc", "miscellaneous", "n/a"})
+
+
+def _leave_out_catch_alls(spec: QuestionSpec, catalog: Catalog) -> None:
+    """ "which taxi company made the most trips" where 2,715 trips are the company 'other':
+    a bin of many is no company, so a ranking leaves it out, and says so."""
+    if spec.limit is None or spec.listing:
+        return
+    for group in spec.group_by:
+        info = catalog.table(group.table)
+        stored = info.column(group.column or "") if info is not None and not group.is_time else None
+        values = stored.distinct_values if stored is not None else ()
+        binned = [v for v in values if str(v).strip().lower() in _CATCH_ALLS]
+        if binned:
+            spec.filters.append(Filter(group.table, group.column or "", "not in", binned))
+            spec.notes.append(
+                f"{', '.join(repr(v) for v in binned)} left out of the ranking (it lumps many "
+                f"{group.column} values together)"
+            )
 
 
 _MOST_WORDS = frozenset({"most", "fewest", "least", "more", "less"})
@@ -3732,7 +3755,8 @@ def _whole_scope(
     scope of the whole table, said in words the data does not hold (a `country` column
     makes "country" a name, not a scope)."""
     for i, token in enumerate(tokens):
-        if token not in ("across", "throughout", "in", "over"):
+        # "answered the survey": what every row did, of the whole table
+        if token not in ("across", "throughout", "in", "over") and not _a_happening(token, lexicon):
             continue  # ("across" may be taken already, as the start of a grouping)
         at = i + 1
         while at < len(tokens) and tokens[at] in ("the", "whole", "entire", "all"):

@@ -51,7 +51,7 @@ class ColumnRef:
 class Filter:
     table: str
     column: str
-    op: str  # = > >= < <= between in
+    op: str  # = > >= < <= between in, "not in", "is null", starts, has, spellings
     value: Any
     label: str = ""
     is_time: bool = False

@@ -370,8 +370,8 @@ def filter_phrase(spec: QuestionSpec | None) -> str:
     if spec is None:
         return ""
     parts = [
-        f"{f.label or f.column} in ({', '.join(fmt(v) for v in f.value)})"
-        if f.op == "in"
+        f"{f.label or f.column} {f.op} ({', '.join(fmt(v) for v in f.value)})"
+        if f.op in ("in", "not in")
         else f"{f.label or f.column} is missing"
         if f.op == "is null"
         else f"{f.label or f.column} begins with {f.value}"

@@ -181,6 +181,8 @@ def _filter_expr(f: Filter) -> exp.Expr:
     column = exp.column(f.column, table=f.table)
     if f.op in ("in", "spellings"):
         return exp.In(this=column, expressions=[_literal(v) for v in f.value])
+    if f.op == "not in":  # a catch-all bin left out of a ranking
+        return exp.Not(this=exp.In(this=column, expressions=[_literal(v) for v in f.value]))
     if f.op == "is null":
         return exp.Is(this=column, expression=exp.Null())
     if f.op == "starts":  # the value's first word, whole: "Merc" keeps Merc 240D, not Mercury
