@@ -704,6 +704,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO yrbss SELECT CASE WHEN i % 2 = 0 THEN 'female' ELSE 'male' END,
               1.5 + (i % 7) / 20.0 FROM range(60) t(i);
         """,
+        # race finishers: times in seconds with no unit in their names
+        "race": """
+            CREATE TABLE TenMileRace (state VARCHAR, time BIGINT, net BIGINT, sex VARCHAR);
+            INSERT INTO TenMileRace SELECT ['VA', 'DC', 'MD'][1 + i % 3], 3000 + i * 7,
+              2990 + i * 7, CASE WHEN i % 2 = 0 THEN 'F' ELSE 'M' END FROM range(90) t(i);
+        """,
         # FRED's series codes as column names, one row a month
         "fred": """
             CREATE TABLE economics (date DATE, pce DOUBLE, psavert DOUBLE, uempmed DOUBLE,
@@ -2287,6 +2293,12 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "Which taxi company made the most trips?",
             "'other' left out of the ranking",
         ),
+        # "finished the race", "sent": what every finisher did
+        (
+            "race",
+            "Which state sent the most runners?",
+            "each row of TenMileRace counted as one runner",
+        ),
         # a key by name holding two codes over many rows: its count is a reading, said
         (
             "labtests",
@@ -2378,6 +2390,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("pets", "What is the most popular name for female dogs?"),
         # "the most precipitation" over a text column: never a count of rows
         ("who", "Which month had the most precipitation in Mumbai?"),
+        # a unit no column is kept in: never converted, and never the rows ("minutes")
+        ("race", "What was the average net time for men and for women, in minutes?"),
         ("strikes", "Which airport had the most bird strikes?"),
         # "how much" asks an amount: a count of rows is none ('Pay' begins no title here)
         ("artworks", "How much did the gallery pay for its Damien Hirst works?"),

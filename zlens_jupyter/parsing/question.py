@@ -176,6 +176,9 @@ def _parse(
     values: list[ValueMatch] | None,
 ) -> ParseResult:
     tokens = question_tokens(question)
+    converted = _unit_to_convert(tokens, catalog)
+    if converted is not None:
+        return converted
     tokens, negated = _negated_yes_no(tokens, lexicon, catalog)
     tokens = _no_value_recorded(tokens)
     tokens, values = _stored_as_none(tokens, lexicon, catalog, values or [])
@@ -3181,6 +3184,30 @@ def _names_asked(tokens: list[str]) -> list[str]:
         if tokens[: len(lead)] == lead and len(tokens) > len(lead):
             return ["who", "are", *tokens[len(lead) :]]
     return tokens
+
+
+# Units a figure could be asked in that the stored one may not be: never converted here.
+_CONVERTIBLE = frozenset({"s", "min", "h", "kg", "g", "lb", "oz", "cm", "mm", "m", "km", "mi"})
+
+
+def _unit_to_convert(tokens: list[str], catalog: Catalog) -> ParseResult | None:
+    """ "the average net time, in minutes" where no column is kept in minutes: answering in
+    the stored unit (seconds) would give another number under the question's unit, and
+    reading "minutes" as the rows another question. Asked."""
+    for i in range(len(tokens) - 1):
+        unit = units().get(tokens[i + 1]) if tokens[i] == "in" else None
+        if unit not in _CONVERTIBLE or i + 2 != len(tokens):
+            continue
+        kept = any(
+            split_unit(c.name)[1] == unit for t in catalog.tables.values() for c in t.columns
+        )
+        if not kept:
+            return _clarify(
+                f"'in {tokens[i + 1]}': no column here is kept in {tokens[i + 1]}, and I don't "
+                "convert units yet. Ask without it to get the figures as stored.",
+                [],
+            )
+    return None
 
 
 def _stored_as_none(
