@@ -1,0 +1,284 @@
+"""Questions reworded before they are parsed: phrasings whose words the data names in
+another way ("the savings rate at its lowest" asks when; "homes sold" is the `sales`
+figure; "the average close in 2000 with the average close in 2010" is one figure for two
+years). Each takes the question's tokens and returns them reworded, with what it read when
+the answer should say so. Pure functions of the tokens, the lexicon and the catalog.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from ..vocabulary import negatives, synonyms
+from ..warehouse import Catalog, ValueMatch
+from ..wordforms import adjective_base, is_noun, verb_root
+from .lexicon import Lexicon, is_numeric, is_temporal
+from .phrasing import superlative_direction
+from .words import GLUE_WORDS, identifier_words, stem, to_number
+
+
+def has_dates(catalog: Catalog) -> bool:
+    return any(is_temporal(c.type) for t in catalog.tables.values() for c in t.columns)
+
+
+def kind_of_a_column(tokens: list[str], lexicon: Lexicon) -> list[str]:
+    """ "for each type of sewer" -> "for each sewer": "type of", "kind of" before a column's
+    name only say its values are kinds."""
+    for i in range(len(tokens) - 2):
+        if tokens[i] in ("type", "kind", "sort") and tokens[i + 1] == "of":
+            named = [t for t in lexicon.lookup(tokens[i + 2 : i + 3]) if t.kind == "column"]
+            if named and not lexicon.lookup(tokens[i : i + 1]):
+                return [*tokens[:i], *tokens[i + 2 :]]
+    return tokens
+
+
+_NAMES_OF = (
+    ["what", "are", "the", "names", "of"],
+    ["what", "were", "the", "names", "of"],
+    ["list", "the", "names", "of"],
+    ["show", "the", "names", "of"],
+    ["show", "me", "the", "names", "of"],
+    ["give", "me", "the", "names", "of"],
+    ["name", "the"],
+)
+
+
+def names_asked(tokens: list[str]) -> list[str]:
+    """ "What are the names of the licensed pigs?" asks who they are: the rows the
+    conditions keep, each said by its name ("who are the licensed pigs")."""
+    for lead in _NAMES_OF:
+        if tokens[: len(lead)] == lead and len(tokens) > len(lead):
+            return ["who", "are", *tokens[len(lead) :]]
+    return tokens
+
+
+def stored_as_none(
+    tokens: list[str], lexicon: Lexicon, catalog: Catalog, values: list[ValueMatch]
+) -> tuple[list[str], list[ValueMatch]]:
+    """ "characters with no hair" where `hair_color` stores 'none': that value, never an
+    exclusion. Only a text column the word names alone, holding a value spelled none."""
+    for i in range(len(tokens) - 1):
+        if tokens[i] != "no" or (i > 0 and tokens[i - 1] not in HAVE_VERBS):
+            continue
+        word = tokens[i + 1]
+        named = [(t.table, t.column or "") for t in lexicon.lookup([word]) if t.kind == "column"]
+        # ... or begins its name: `hair_color` for "hair"
+        named = named or [
+            (table.name, c.name)
+            for table in catalog.tables.values()
+            for c in table.columns
+            if identifier_words(c.name)[:1] == (stem(word),) and not is_numeric(c.type)
+        ]
+        info = catalog.table(named[0][0]) if len(named) == 1 else None
+        stored = info.column(named[0][1]) if info is not None else None
+        none = [v for v in (stored.distinct_values if stored else ()) if v.lower() == "none"]
+        if info is not None and stored is not None and len(none) == 1:
+            match = ValueMatch(word, info.name, stored.name, none[0])
+            return [*tokens[:i], *tokens[i + 1 :]], [*values, match]
+    return tokens, values
+
+
+def measure_of_a_part(tokens: list[str], lexicon: Lexicon) -> list[str]:
+    """ "the heaviest brain" -> "the heaviest brain weight" where `brainwt` is the brain's
+    weight: a superlative's quantity said after the part it measures, when the part alone
+    names nothing and the two together name one column."""
+    for i, token in enumerate(tokens[:-1]):
+        plain = adjective_base(token) or token
+        part = tokens[i + 1]
+        if plain == token or lexicon.lookup([part]):
+            continue
+        for quantity in synonyms().get(plain, ()):
+            named = [t for t in lexicon.lookup([part, quantity]) if t.kind == "column"]
+            if len(named) == 1 and is_numeric(named[0].type):
+                return [*tokens[: i + 2], quantity, *tokens[i + 2 :]]
+    return tokens
+
+
+_COUNTED_AFTER = frozenset({"many", "most", "more", "fewest", "fewer", "least"})
+
+
+def things_sold(tokens: list[str], lexicon: Lexicon) -> tuple[list[str], str]:
+    """ "how many homes were sold", "which city sold the most homes" over a table whose
+    `sales` counts the things sold: that figure, whatever the things are called (a word the
+    data does not know). Said."""
+    sold = next((i for i, t in enumerate(tokens) if t in ("sold", "sell")), None)
+    named = [t for t in lexicon.lookup(["sales"]) if t.kind == "column" and is_numeric(t.type)]
+    if sold is None or len(named) != 1 or lexicon.lookup([tokens[sold]]):
+        return tokens, ""
+    counted = next(
+        (
+            j
+            for j in range(1, len(tokens))
+            if tokens[j - 1] in _COUNTED_AFTER
+            and not lexicon.lookup([tokens[j]])
+            and is_noun(tokens[j])
+            and stem(tokens[j]) != tokens[j]  # a plural: the things
+        ),
+        None,
+    )
+    if counted is None:
+        return tokens, ""
+    drop = {sold} | ({sold - 1} if tokens[sold - 1] in ("were", "was", "are", "is") else set())
+    read = [("sales" if j == counted else t) for j, t in enumerate(tokens) if j not in drop]
+    return read, f"'{tokens[counted]} sold' read as {named[0].column}"
+
+
+def said_twice(tokens: list[str]) -> list[str]:
+    """ "the average close in 2000 with the average close in 2010" -> "the average close in
+    2000 and 2010": a figure named again for a second year is one figure for both years."""
+    years = [i for i, t in enumerate(tokens) if re.fullmatch(r"(1[6-9]|20)\d\d", t)]
+    for first, second in pairwise(years):
+        joint = next(
+            (
+                j
+                for j in range(first + 1, second)
+                if tokens[j] in ("with", "and", "to", "vs", "versus")
+            ),
+            None,
+        )
+        if joint is None or tokens[first - 1] != "in" or tokens[second - 1] != "in":
+            continue
+        again = [t for t in tokens[joint + 1 : second - 1] if t != "the"]
+        before = [t for t in tokens[: first - 1] if t != "the"]
+        if again and before[-len(again) :] == again:
+            return [*tokens[: first + 1], "and", *tokens[second:]]
+    return tokens
+
+
+_SAYS_MISSING = frozenset({"missing", "lacking", "pending", "outstanding", "remaining"})
+
+
+def qualifier_of_a_number(
+    tokens: list[str], lexicon: Lexicon, values: list[ValueMatch]
+) -> tuple[list[str], str]:
+    """ "the total trading volume" over `volume`: an -ing word the data names nothing with
+    (no column, table or value), right before the name of one numeric column, only says what
+    kind of figure it is. Dropped, and said."""
+    for i, token in enumerate(tokens[:-1]):
+        if not token.endswith("ing") or len(token) < 6 or lexicon.lookup([token]):
+            continue
+        if token in GLUE_WORDS | _SAYS_MISSING or verb_root(token) is None:
+            continue  # "missing salary" is said of the value, never a kind of salary
+        if any(token in v.word.lower().split() for v in values):
+            continue
+        named = [t for t in lexicon.lookup(tokens[i + 1 : i + 2]) if t.kind == "column"]
+        if len(named) == 1 and is_numeric(named[0].type) and not lexicon.lookup(tokens[i : i + 2]):
+            return [
+                *tokens[:i],
+                *tokens[i + 1 :],
+            ], f"'{token} {tokens[i + 1]}' read as {named[0].column}"
+    return tokens, ""
+
+
+# Verbs of having a thing counted or measured by a column: "houses that have a fireplace".
+HAVE_VERBS = frozenset(
+    {"have", "has", "had", "with", "contain", "contains", "include", "includes", "included"}
+)
+
+
+# Superlatives of a loss, which rank its figure the other way: "the largest loss".
+_LARGEST = frozenset({"largest", "biggest", "greatest", "highest", "worst", "most"})
+
+
+# How a candidate's share of the votes is said, the words dropped where a column named for
+# the candidate holds it ("Trump's vote share", "60 percent of the vote"): longest first.
+_VOTE_SHARES = (
+    ("percent", "of", "the", "vote"),  # the column's own unit: "more than 60 percent …"
+    ("percentage", "of", "the", "vote"),
+    ("share", "of", "the", "vote"),
+    ("share", "of", "the", "votes"),
+    ("vote", "share"),
+    ("of", "the", "vote"),  # "more than 60 percent of the vote": the unit stays
+)
+
+
+_SAID_AFTER_NAME = frozenset(
+    {"average", "mean", "median", "total", "highest", "lowest", "maximum", "minimum"}
+)
+
+
+def shares_of_the_vote(tokens: list[str], lexicon: Lexicon) -> tuple[list[str], str]:
+    """ "Trump's vote share", "more than 60 percent of the vote": where the question names
+    one numeric column (the candidate's `trump`), the share of the vote is that column's
+    own figure; the words say only what it is. Said."""
+    named = [
+        t
+        for t in tokens
+        if any(c.kind == "column" and is_numeric(c.type) for c in lexicon.lookup([t]))
+    ]
+    if len(set(named)) != 1:
+        return tokens, ""
+    for phrase in _VOTE_SHARES:
+        for i in range(len(tokens) - len(phrase) + 1):
+            if tuple(tokens[i : i + len(phrase)]) == phrase:
+                read = [*tokens[:i], *tokens[i + len(phrase) :]]
+                if i >= 2 and read[i - 2] == named[0] and read[i - 1] in _SAID_AFTER_NAME:
+                    # "Trump's average vote share": the average of Trump's figure
+                    read[i - 2], read[i - 1] = read[i - 1], read[i - 2]
+                return read, f"'{' '.join(phrase)}' read as {named[0]}'s own figure"
+    return tokens, ""
+
+
+def when_ranked(tokens: list[str], catalog: Catalog) -> list[str]:
+    """ "When was the savings rate at its lowest?" asks for the time of the extreme, never
+    the extreme alone: read as "on which day …" where the data has dates, "in which year …"
+    where it keeps years as numbers only."""
+    if tokens[:1] != ["when"] or all(superlative_direction(t) is None for t in tokens[1:]):
+        return tokens
+    if has_dates(catalog):
+        return ["on", "which", "day", *tokens[1:]]
+    years = any(
+        c.name.lower() == "year" and is_numeric(c.type)
+        for t in catalog.tables.values()
+        for c in t.columns
+    )
+    return ["in", "which", "year", *tokens[1:]] if years else tokens
+
+
+def seasons(tokens: list[str], catalog: Catalog) -> tuple[list[str], str]:
+    """ "in the 1990/91 season" -> "in 1990": a season across two years is kept under the
+    year it began, where the data keeps years as numbers only (no date column to say when a
+    season ran). Said, so the answer is reviewed."""
+    if has_dates(catalog):
+        return tokens, ""
+    for i in range(len(tokens) - 1):
+        year, then = to_number(tokens[i]), tokens[i + 1]
+        if not (isinstance(year, int) and 1800 <= year <= 2100 and then.isdigit()):
+            continue
+        if len(then) != 2 or int(then) != (year + 1) % 100:
+            continue
+        start = i - 1 if i > 0 and tokens[i - 1] == "the" else i
+        end = i + 3 if i + 2 < len(tokens) and stem(tokens[i + 2]) == "season" else i + 2
+        said = f"{year}/{then}"
+        read = [*tokens[:start], str(year), *tokens[end:]]
+        return read, f"the {said} season read as the year {year} (the year it began)"
+    return tokens, ""
+
+
+def losses_as_figures(tokens: list[str], lexicon: Lexicon) -> tuple[list[str], str]:
+    """ "companies that made a loss" -> "… made profits below 0", "the largest loss" -> "the
+    lowest profits": a word for a figure below zero (vocabulary `negatives`) where the data
+    has no such column but exactly one numeric column named by what it negates. The reading
+    is returned to be said; ("", tokens unchanged) otherwise. "The smallest loss" is left
+    alone: the lowest figure above all the others below zero is not one superlative."""
+    at = next((i for i, t in enumerate(tokens) if t in negatives()), None)
+    if at is None or lexicon.lookup([tokens[at]]):
+        return tokens, ""
+    named: dict[tuple[str, str], str] = {}
+    for word in negatives()[tokens[at]]:
+        for t in lexicon.lookup([word]):
+            if t.kind == "column" and is_numeric(t.type):
+                named.setdefault((t.table, t.column or ""), word)
+    if len(named) != 1:
+        return tokens, ""
+    (_, column), word = next(iter(named.items()))
+    before = tokens[at - 1] if at > 0 else ""
+    if before in _LARGEST:
+        out = [*tokens[: at - 1], "lowest", word, *tokens[at + 1 :]]
+        return out, f"'{before} {tokens[at]}' read as the lowest {column}"
+    if before in ("smallest", "least", "lowest", "fewest"):
+        return tokens, ""
+    start = at - 1 if before in ("a", "an") else at
+    out = [*tokens[:start], word, "below", "0", *tokens[at + 1 :]]
+    return out, f"'{tokens[at]}' read as {column} below 0"
