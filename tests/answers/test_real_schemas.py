@@ -710,6 +710,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO TenMileRace SELECT ['VA', 'DC', 'MD'][1 + i % 3], 3000 + i * 7,
               2990 + i * 7, CASE WHEN i % 2 = 0 THEN 'F' ELSE 'M' END FROM range(90) t(i);
         """,
+        # restaurant inspections by year
+        "inspections": """
+            CREATE TABLE restaurant_inspections (business_name VARCHAR, inspection_score BIGINT,
+              Year BIGINT);
+            INSERT INTO restaurant_inspections SELECT ['SUBWAY', 'TACO KING', 'PIZZA PALACE'][
+              1 + i % 3], 80 + (i * 7) % 21, 2005 + (i % 4) * 5 FROM range(120) t(i);
+        """,
         # FRED's series codes as column names, one row a month
         "fred": """
             CREATE TABLE economics (date DATE, pce DOUBLE, psavert DOUBLE, uempmed DOUBLE,
@@ -2110,6 +2117,25 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "cabs",
             "What is the average height of boys and of girls?",
             "SELECT gender, ROUND(AVG(height), 2) FROM yrbss GROUP BY 1",
+        ),
+        # "carried out" says only that the rows took place; "inspected" is the verb the
+        # table's rows are named after; "compare … in 2005 with 2015" is two years
+        (
+            "inspections",
+            "How many restaurant inspections were carried out in 2010?",
+            "SELECT COUNT(*) FROM restaurant_inspections WHERE Year = 2010",
+        ),
+        (
+            "inspections",
+            "How many times was Subway inspected in 2015?",
+            "SELECT COUNT(*) FROM restaurant_inspections "
+            "WHERE Year = 2015 AND business_name = 'SUBWAY'",
+        ),
+        (
+            "inspections",
+            "Compare the average inspection score in 2005 with 2015",
+            "SELECT Year, ROUND(AVG(inspection_score), 2) FROM restaurant_inspections "
+            "WHERE Year IN (2005, 2015) GROUP BY 1",
         ),
         # a year after "of" ending the question, a day written out after "on"
         (

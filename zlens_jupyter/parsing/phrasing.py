@@ -344,7 +344,8 @@ def find_period_list(tokens: list[str], taken: set[int]) -> TimeRange | None:
         items, j = [], i
         while j < len(tokens) and j not in taken and _list_item(tokens[j]) is not None:
             items.append(j)
-            if j + 2 < len(tokens) and tokens[j + 1] in ("and", "vs", "versus", "or", ","):
+            joins = ("and", "vs", "versus", "or", ",", "with")  # "compare 2005 with 2015"
+            if j + 2 < len(tokens) and tokens[j + 1] in joins:
                 j += 2
                 if j + 1 < len(tokens) and tokens[j] in ("in", "for", "during"):
                     j += 1  # "in 1952 and in 2007"

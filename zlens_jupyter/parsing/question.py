@@ -13,6 +13,7 @@ import datetime as dt
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import pairwise
 
 from ..semantic import SemanticModel
@@ -80,6 +81,7 @@ from .rewording import (
     shares_of_the_vote,
     stored_as_none,
     things_sold,
+    two_word_happenings,
     when_ranked,
 )
 from .spec import (
@@ -208,6 +210,7 @@ def _parse(
     tokens, loss_read = losses_as_figures(tokens, lexicon)
     tokens, having_read = _having_a_number(tokens, lexicon, catalog)
     tokens = kind_of_a_column(tokens, lexicon)
+    tokens = two_word_happenings(tokens)
     tokens = said_twice(tokens)
     tokens = measure_of_a_part(tokens, lexicon)
     tokens, sold_read = things_sold(tokens, lexicon)
@@ -2736,15 +2739,39 @@ def _starts_a_name(tokens: list[str], at: int, lex: Lexicon) -> bool:
 
 def _a_happening(token: str, lexicon: Lexicon) -> bool:
     """ "played", and "offers", "offer" as "offered" is (vocabulary `happenings`): another
-    form of the verb counts when the data names nothing by it ("score" may be a column)."""
+    form of the verb counts when the data names nothing by it ("score" may be a column).
+    So does the verb a table's rows are named after: "inspected" of `restaurant_inspections`."""
     if token in happenings():
         return True
     root = verb_root(token) or (token if is_verb(token) else None)
-    return (
-        root is not None
-        and root in {verb_root(h) for h in happenings()}
-        and not lexicon.lookup([token])
+    if root is None or (lexicon.lookup([token]) and not _names_the_rows(token, lexicon)):
+        return False
+    return root in _happening_roots() or any(
+        stem(word) in (f"{root}ion", f"{root}ation", f"{root}ment")
+        for word in _table_words(lexicon)
     )
+
+
+def _names_the_rows(token: str, lexicon: Lexicon) -> bool:
+    return all(t.kind == "table" for t in lexicon.lookup([token]))
+
+
+@cache
+def _happening_roots() -> frozenset[str]:
+    return frozenset(r for h in happenings() if (r := verb_root(h)))
+
+
+def _table_words(lexicon: Lexicon) -> set[str]:
+    """Every word of every table's name (kept with the lexicon, which is per catalog)."""
+    if "table_words" not in lexicon.derived:
+        lexicon.derived["table_words"] = {
+            w
+            for key, targets in lexicon.phrases.items()
+            if any(t.kind == "table" for t in targets)
+            for w in key
+        }
+    words: set[str] = lexicon.derived["table_words"]
+    return words
 
 
 def _table_name_words(catalog: Catalog) -> frozenset[str]:

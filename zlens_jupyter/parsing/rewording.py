@@ -282,3 +282,26 @@ def losses_as_figures(tokens: list[str], lexicon: Lexicon) -> tuple[list[str], s
     start = at - 1 if before in ("a", "an") else at
     out = [*tokens[:start], word, "below", "0", *tokens[at + 1 :]]
     return out, f"'{tokens[at]}' read as {column} below 0"
+
+
+# Verbs said in two words that only say the rows took place (vocabulary `happenings` holds
+# the one-word ones): "inspections carried out in 2016", "matches that took place".
+_TWO_WORD_HAPPENINGS = {
+    ("carried", "out"): "conducted",
+    ("took", "place"): "occurred",
+    ("take", "place"): "occurred",
+    ("took", "part"): "participated",
+    ("take", "part"): "participated",
+}
+
+
+def two_word_happenings(tokens: list[str]) -> list[str]:
+    """ "carried out" -> "conducted", "took place" -> "occurred": one word, so the parser
+    reads it as every other verb of the rows taking place."""
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        said = _TWO_WORD_HAPPENINGS.get((tokens[i], tokens[i + 1])) if i + 1 < len(tokens) else None
+        out.append(said or tokens[i])
+        i += 2 if said else 1
+    return out
