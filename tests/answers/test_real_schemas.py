@@ -696,10 +696,11 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         """,
         # taxi trips with a catch-all company bin; a survey of students
         "cabs": """
-            CREATE TABLE taxi (tip VARCHAR, distance DOUBLE, company VARCHAR);
+            CREATE TABLE taxi (tip VARCHAR, distance DOUBLE, company VARCHAR, dow VARCHAR);
             INSERT INTO taxi SELECT CASE WHEN i % 3 = 0 THEN 'no' ELSE 'yes' END, i % 25,
               CASE WHEN i % 2 = 0 THEN 'other' WHEN i % 5 = 1 THEN 'Flash Cab'
-                ELSE 'Sun Taxi' END FROM range(200) t(i);
+                ELSE 'Sun Taxi' END, ['Sat', 'Sun', 'Mon', 'Tue'][1 + i % 4]
+              FROM range(200) t(i);
             CREATE TABLE yrbss (gender VARCHAR, height DOUBLE);
             INSERT INTO yrbss SELECT CASE WHEN i % 2 = 0 THEN 'female' ELSE 'male' END,
               1.5 + (i % 7) / 20.0 FROM range(60) t(i);
@@ -2136,6 +2137,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Compare the average inspection score in 2005 with 2015",
             "SELECT Year, ROUND(AVG(inspection_score), 2) FROM restaurant_inspections "
             "WHERE Year IN (2005, 2015) GROUP BY 1",
+        ),
+        # weekdays stored as 'Sat', 'Sun'; "Sun Taxi" stays the company
+        (
+            "cabs",
+            "How many rides were taken on Saturdays?",
+            "SELECT COUNT(*) FROM taxi WHERE dow = 'Sat'",
+        ),
+        (
+            "cabs",
+            "What percentage of Sun Taxi rides got a tip?",
+            "SELECT ROUND(100.0 * COUNT(*) FILTER (WHERE tip = 'yes') / COUNT(*), 2) FROM taxi "
+            "WHERE company = 'Sun Taxi'",
         ),
         # a year after "of" ending the question, a day written out after "on"
         (
