@@ -701,9 +701,11 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               CASE WHEN i % 2 = 0 THEN 'other' WHEN i % 5 = 1 THEN 'Flash Cab'
                 ELSE 'Sun Taxi' END, ['Sat', 'Sun', 'Mon', 'Tue'][1 + i % 4]
               FROM range(200) t(i);
-            CREATE TABLE yrbss (gender VARCHAR, height DOUBLE);
+        """,
+        "teens": """
+            CREATE TABLE yrbss (gender VARCHAR, height DOUBLE, age BIGINT);
             INSERT INTO yrbss SELECT CASE WHEN i % 2 = 0 THEN 'female' ELSE 'male' END,
-              1.5 + (i % 7) / 20.0 FROM range(60) t(i);
+              1.5 + (i % 7) / 20.0, 14 + i % 4 FROM range(60) t(i);
         """,
         # race finishers: times in seconds with no unit in their names
         "race": """
@@ -2115,7 +2117,7 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT COUNT(*) FROM taxi WHERE company = 'Flash Cab'",
         ),
         (
-            "cabs",
+            "teens",
             "What is the average height of boys and of girls?",
             "SELECT gender, ROUND(AVG(height), 2) FROM yrbss GROUP BY 1",
         ),
@@ -2149,6 +2151,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "What percentage of Sun Taxi rides got a tip?",
             "SELECT ROUND(100.0 * COUNT(*) FILTER (WHERE tip = 'yes') / COUNT(*), 2) FROM taxi "
             "WHERE company = 'Sun Taxi'",
+        ),
+        # an age said as a noun ("14-year-olds") or after "are"; "less than 10 years old"
+        # stays a comparison
+        (
+            "teens",
+            "How many 14-year-olds answered the survey?",
+            "SELECT COUNT(*) FROM yrbss WHERE age = 14",
+        ),
+        (
+            "teens",
+            "How many students are less than 16 years old?",
+            "SELECT COUNT(*) FROM yrbss WHERE age < 16",
         ),
         # a year after "of" ending the question, a day written out after "on"
         (

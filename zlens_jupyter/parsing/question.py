@@ -70,6 +70,7 @@ from .phrasing import (
 )
 from .rewording import (
     HAVE_VERBS,
+    ages_said,
     has_dates,
     kind_of_a_column,
     losses_as_figures,
@@ -211,6 +212,7 @@ def _parse(
     tokens, having_read = _having_a_number(tokens, lexicon, catalog)
     tokens = kind_of_a_column(tokens, lexicon)
     tokens = two_word_happenings(tokens)
+    tokens = ages_said(tokens)
     tokens = said_twice(tokens)
     tokens = measure_of_a_part(tokens, lexicon)
     tokens, sold_read = things_sold(tokens, lexicon)

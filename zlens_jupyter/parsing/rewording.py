@@ -305,3 +305,18 @@ def two_word_happenings(tokens: list[str]) -> list[str]:
         out.append(said or tokens[i])
         i += 2 if said else 1
     return out
+
+
+def ages_said(tokens: list[str]) -> list[str]:
+    """ "14-year-olds", "students who are 14 years old" -> "… aged 14": an age said as a
+    noun or after the number, read as the "aged N" the parser knows."""
+    out = list(tokens)
+    for i in range(len(out) - 2):
+        if out[i].isdigit() and out[i + 1] in ("year", "years") and out[i + 2] in ("old", "olds"):
+            before = out[i - 1] if i > 0 else ""
+            if before not in ("are", "is", "was", "were") and out[i + 2] != "olds":
+                continue  # "less than 10 years old" stays a comparison
+            lead = i - 1 if before in ("are", "is", "was", "were") else i
+            kept = ["people"] if out[i + 2] == "olds" else []  # the noun the age was said as
+            return [*out[:lead], *kept, "aged", out[i], *out[i + 3 :]]
+    return out
