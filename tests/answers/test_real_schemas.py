@@ -696,11 +696,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         """,
         # taxi trips with a catch-all company bin; a survey of students
         "cabs": """
-            CREATE TABLE taxi (tip VARCHAR, distance DOUBLE, company VARCHAR, dow VARCHAR);
+            CREATE TABLE taxi (tip VARCHAR, distance DOUBLE, company VARCHAR, dow VARCHAR,
+              month VARCHAR, hour BIGINT);
             INSERT INTO taxi SELECT CASE WHEN i % 3 = 0 THEN 'no' ELSE 'yes' END, i % 25,
               CASE WHEN i % 2 = 0 THEN 'other' WHEN i % 5 = 1 THEN 'Flash Cab'
-                ELSE 'Sun Taxi' END, ['Sat', 'Sun', 'Mon', 'Tue'][1 + i % 4]
-              FROM range(200) t(i);
+                ELSE 'Sun Taxi' END, ['Sat', 'Sun', 'Mon', 'Tue'][1 + i % 4],
+              ['Jan', 'Feb', 'Mar'][1 + i % 3], i % 24 FROM range(200) t(i);
         """,
         "teens": """
             CREATE TABLE yrbss (gender VARCHAR, height DOUBLE, age BIGINT);
@@ -2351,6 +2352,12 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "race",
             "Which state sent the most runners?",
             "each row of TenMileRace counted as one runner",
+        ),
+        # months kept as text ('Jan') with no date: grouped as written, said
+        (
+            "cabs",
+            "How many trips were taken in each month?",
+            "each month as written in the data (text, not a date)",
         ),
         # a key by name holding two codes over many rows: its count is a reading, said
         (

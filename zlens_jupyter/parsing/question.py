@@ -1038,7 +1038,28 @@ def _parse(
     if unranked is not None:
         return unranked
     _leave_out_catch_alls(spec, catalog)
+    _grain_kept_as_text(spec, catalog)
     return ParseResult(spec=spec)
+
+
+def _grain_kept_as_text(spec: QuestionSpec, catalog: Catalog) -> None:
+    """ "trips in each month" over a table with no date, whose `month` is text ('Jan',
+    'Feb'): the groups are that column's values as written, and the answer says so (they are
+    not dates, so no calendar order or range reaches them)."""
+    info = catalog.table(spec.fact_table) if spec.time_grain and spec.fact_table else None
+    if info is None or any(is_temporal(c.type) for c in info.columns):
+        return
+    if spec.time_grain in _calendar_columns(catalog, info.name):
+        return  # a whole-number `month` is read as one
+    text = next(
+        (c for c in info.columns if c.name.lower() == spec.time_grain and not is_numeric(c.type)),
+        None,
+    )
+    if text is None:
+        return
+    spec.group_by.append(GroupBy(info.name, text.name, alias=text.name))
+    spec.time_grain = None
+    spec.notes.append(f"each {text.name} as written in the data (text, not a date)")
 
 
 # Labels a column uses for rows it could not or did not name one by one.
