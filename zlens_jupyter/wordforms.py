@@ -59,9 +59,9 @@ _AMERICAN = (
 def american(lemma: str) -> str:
     """The American spelling of a dictionary form ("licence" -> license, "colour" -> color),
     or the form itself. Names are looked up by it, so either spelling finds a column."""
-    for british, american in _AMERICAN:
+    for british, us in _AMERICAN:
         if lemma.endswith(british) and len(lemma) >= (5 if british == "tre" else 6):
-            said = lemma[: -len(british)] + american
+            said = lemma[: -len(british)] + us
             if _lemmas(said):
                 return said
     return lemma
