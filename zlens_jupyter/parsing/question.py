@@ -385,7 +385,7 @@ def _parse(
             dated_by = (dated.table, dated.column or "")
             spans.remove(verbed[0])
     p.taken.update(_units_of_columns(tokens, spans, p.taken))
-    p.taken.update(_whole_scope(tokens, p.taken, lexicon, _places_named(catalog)))
+    p.taken.update(_whole_scope(tokens, p.taken, lexicon, _places_named(catalog, lexicon)))
     # A number nothing explained (a year range, a count) is never dropped: "between 2010
     # and 2015" read without its years would answer for every year.
     # "affected more than 100,000 people": people counted by the number, not a column
@@ -3562,14 +3562,19 @@ def _across_all(
     return []
 
 
-def _places_named(catalog: Catalog) -> set[str]:
+def _places_named(catalog: Catalog, lexicon: Lexicon) -> set[str]:
     """ "seattle" of `seattlepets`: what a one-word table name holds before the noun it
-    ends with, the place or source every row is of."""
-    return {
-        table.name.lower()[: -len(tail)]
-        for table in catalog.tables.values()
-        if (tail := english_tail(identifier_words(table.name))) and len(table.name) - len(tail) > 2
-    }
+    ends with, the place or source every row is of. Kept with the lexicon (one per catalog),
+    so a question does not walk every table's name again."""
+    if "places" not in lexicon.derived:
+        lexicon.derived["places"] = {
+            table.name.lower()[: -len(tail)]
+            for table in catalog.tables.values()
+            if (tail := english_tail(identifier_words(table.name)))
+            and len(table.name) - len(tail) > 2
+        }
+    places: set[str] = lexicon.derived["places"]
+    return places
 
 
 def _whole_scope(
