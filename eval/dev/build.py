@@ -282,6 +282,33 @@ DATASETS: tuple[Any, ...] = (
         (Table("restaurant_inspections", "causaldata", "restaurant_inspections"),),
         "27,178 restaurant health inspections, 2000-2019: business, score out of 100, chain size",
     ),
+    Dataset(
+        "polls2016",
+        (
+            Table(
+                "polls_us_election_2016",
+                "dslabs",
+                "polls_us_election_2016",
+                dates=("startdate", "enddate"),
+            ),
+        ),
+        "4,208 polls of the 2016 US presidential race (Nov 2015-Nov 2016): pollster, grade, shares",
+    ),
+    Dataset(
+        "epa2021",
+        (Table("epa2021", "openintro", "epa2021"),),
+        "1,108 vehicles of model year 2021 in the EPA fuel-economy list: maker, mpg, engine, codes",
+    ),
+    Dataset(
+        "trumptweets",
+        (Table("trump_tweets", "dslabs", "trump_tweets"),),
+        "20,761 tweets of @realDonaldTrump, 2009-2018: source app, time as text, retweets, likes",
+    ),
+    Dataset(
+        "towny",
+        (Table("towny", "gt", "towny"),),
+        "Ontario's 414 municipalities: census populations 1996-2021, density, land area, type",
+    ),
 )
 
 
