@@ -46,16 +46,28 @@ def chart_svg(spec: dict[str, Any]) -> str | None:
     return future.result()
 
 
-def draw_soon(spec: dict[str, Any]) -> None:
+def draw_soon(spec: dict[str, Any]) -> Future[str | None] | None:
     """Draw `spec` now when it is quick, else start on a worker thread; a later
-    `chart_svg(spec)` takes the result."""
-    _, future, mine = _claim(spec)
-    if mine and (svg := _draw_quickly(spec)) is not None:
-        future.set_result(svg)
-    elif mine:
-        threading.Thread(
-            target=_draw_into, args=(future, spec), name="zlens-chart", daemon=True
-        ).start()
+    `chart_svg(spec)` takes the result. Returns the picture's future (`.result()` is what
+    `chart_svg(spec)` would return, without keying the spec again), or None for a spec that
+    cannot be kept (then `chart_svg(spec)` draws it)."""
+    key, future, mine = _claim(spec)
+    if key is None:
+        return None
+    if mine:
+        try:
+            svg = _draw_quickly(spec)
+        except BaseException:  # interrupted (Ctrl-C): forgotten, never left pending
+            _forget(future)
+            future.set_result(None)
+            raise
+        if svg is not None:
+            future.set_result(svg)
+        else:
+            threading.Thread(
+                target=_draw_into, args=(future, spec), name="zlens-chart", daemon=True
+            ).start()
+    return future
 
 
 def _claim(spec: dict[str, Any]) -> tuple[str | None, Future[str | None], bool]:
@@ -81,13 +93,17 @@ def _draw_into(future: Future[str | None], spec: dict[str, Any]) -> None:
     try:
         svg = _draw(spec)
     except BaseException:  # interrupted (Ctrl-C): forgotten, so the next ask draws again
-        with _lock:
-            for key, kept in list(_drawn.items()):
-                if kept is future:
-                    del _drawn[key]
+        _forget(future)
         raise
     finally:
         future.set_result(svg)  # never leaves a waiter waiting
+
+
+def _forget(future: Future[str | None]) -> None:
+    with _lock:
+        for key, kept in list(_drawn.items()):
+            if kept is future:
+                del _drawn[key]
 
 
 def _draw(spec: dict[str, Any]) -> str | None:

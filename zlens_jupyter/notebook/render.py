@@ -17,7 +17,7 @@ the buttons do nothing and the SQL view holds the same text to copy by hand.
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..engine.records import AgentRun
 from ..engine.serde import record_fields, to_jsonable
@@ -93,12 +93,13 @@ def answer_display(run: AgentRun | dict[str, Any]) -> Bundle:
     """
     data = card_record(run) if isinstance(run, AgentRun) else run
     spec = vega_lite_spec(data)
-    if spec is not None:
-        draw_soon(spec)  # drawn on a worker thread while the card's HTML is built
+    # Drawn on a worker thread while the card's HTML is built; its entry is kept here, so the
+    # picture is taken from it without keying the spec (a JSON dump of it) a second time.
+    picture = draw_soon(spec) if spec is not None else None
     # A marker where the picture goes, replaced once it is drawn (the HTML is built once).
     marker = "<!--zlens-chart-image-->" if spec is not None else ""
     bundle, metadata = answer_bundle(data, chart=False, image=marker)
-    svg = chart_svg(spec) if spec is not None else None
+    svg = None if spec is None else picture.result() if picture is not None else chart_svg(spec)
     if spec is not None and svg is None:  # could not be drawn: the card has no Chart view
         bundle["text/html"] = answer_html(data)
     elif spec is not None and svg is not None:
@@ -155,9 +156,10 @@ def answer_bundle(run: AgentRun | dict[str, Any], *, chart: bool = True, image: 
     (['text/html', 'text/plain'], 'grounded')
     """
     data = run.to_dict() if isinstance(run, AgentRun) else run
+    shown = _shown(data)  # the table's cells, formatted once for the text and the HTML
     bundle: dict[str, Any] = {
-        "text/plain": answer_text(data),
-        "text/html": answer_html(data, chart=image),
+        "text/plain": _answer_text(data, shown),
+        "text/html": _answer_html(data, image, shown),
     }
     spec = vega_lite_spec(data) if chart else None
     if spec is not None:
@@ -196,6 +198,25 @@ def _preview(data: dict[str, Any]) -> tuple[list[str], list[list[Any]], str] | N
     return columns, shown, note
 
 
+class _Shown(NamedTuple):
+    """The card's table (`_preview`) with each cell's text: the same cells are shown in the
+    text and in the HTML, so they are formatted once per card, not once for each."""
+
+    columns: list[str]
+    rows: list[list[Any]]
+    note: str
+    cells: list[list[str]]
+
+
+def _shown(data: dict[str, Any]) -> _Shown | None:
+    preview = _preview(data)
+    if preview is None:
+        return None
+    columns, rows, note = preview
+    cells = [[table_cell(c, v) for c, v in zip(columns, row, strict=False)] for row in rows]
+    return _Shown(columns, rows, note, cells)
+
+
 def provenance_line(data: dict[str, Any]) -> str:
     """how it was answered · steps · repairs · model (or offline) · run id."""
     usage = data.get("usage") or {}
@@ -226,14 +247,16 @@ def _sql_hash(sql: str) -> str:
 
 def answer_text(data: dict[str, Any]) -> str:
     """The answer for a terminal: sentence, a small aligned table, trust, SQL, provenance."""
+    return _answer_text(data, _shown(data))
+
+
+def _answer_text(data: dict[str, Any], shown: _Shown | None) -> str:
     lines = [answer_sentence(data), ""]
     options = clarification_options(data)
     if options:
         lines += [f"  - {o['question']}" for o in options] + [""]
-    preview = _preview(data)
-    if preview is not None:
-        columns, rows, note = preview
-        cells = [[table_cell(c, v) for c, v in zip(columns, row, strict=False)] for row in rows]
+    if shown is not None:
+        columns, rows, note, cells = shown
         widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
         numeric = [all(is_number(r[i]) or r[i] is None for r in rows) for i in range(len(columns))]
 
@@ -262,6 +285,10 @@ def answer_text(data: dict[str, Any]) -> str:
 def answer_html(data: dict[str, Any], *, chart: str = "") -> str:
     """The answer as self-contained HTML (no scripts: sanitized front ends drop them);
     `chart` is the chart's static image markup, the Chart view."""
+    return _answer_html(data, chart, _shown(data))
+
+
+def _answer_html(data: dict[str, Any], chart: str, shown: _Shown | None) -> str:
     parts = [
         f'<div class="zlens-answer" data-zlens-run="{escape(str(data.get("id", "")))}"'
         f' style="font-family: {_FONT}; font-size: var(--jp-content-font-size1, 14px);'
@@ -275,7 +302,9 @@ def answer_html(data: dict[str, Any], *, chart: str = "") -> str:
     # The block draft is shown in the SQL view and carried by Insert: formatted once.
     draft = None if findings else dql_draft_source(data)
     parts.append(
-        _views_html(data, "" if findings else chart, with_result=not findings, draft=draft)
+        _views_html(
+            data, "" if findings else chart, with_result=not findings, draft=draft, shown=shown
+        )
     )
     parts.append(
         f'<div class="zlens-provenance" style="{_MUTED}; font-size: 12px; margin: 4px 0">'
@@ -288,7 +317,12 @@ def answer_html(data: dict[str, Any], *, chart: str = "") -> str:
 
 
 def _views_html(
-    data: dict[str, Any], chart: str, *, with_result: bool, draft: str | None = None
+    data: dict[str, Any],
+    chart: str,
+    *,
+    with_result: bool,
+    draft: str | None = None,
+    shown: _Shown | None,
 ) -> str:
     """The answer's views as toggles: Table and Chart open, SQL and Trace folded.
 
@@ -299,7 +333,7 @@ def _views_html(
     """
     views = []
     if with_result:
-        table = _table_html(data)
+        table = _table_html(data, shown)
         if table:
             views.append(("table", "Table", "", table, True))
         if chart:
@@ -382,22 +416,21 @@ def _trust_html(data: dict[str, Any]) -> str:
     )
 
 
-def _table_html(data: dict[str, Any]) -> str:
-    preview = _preview(data)
-    if preview is None:
+def _table_html(data: dict[str, Any], shown: _Shown | None) -> str:
+    if shown is None:
         return ""
     tiles = kpi_values(data)
     if tiles is not None:  # one number is a tile, not a one-cell table
         return kpi_html(tiles)
-    columns, rows, note = preview
+    columns, rows, note, cells = shown
     cell = f"padding: 2px 10px; border-bottom: 1px solid {_BORDER}"
     head = "".join(f'<th style="{cell}; text-align: left">{escape(c)}</th>' for c in columns)
     body = []
-    for row in rows:
+    for row, texts in zip(rows, cells, strict=True):
         tds = "".join(
             f'<td style="{cell}; text-align: {"right" if is_number(v) else "left"}">'
-            f"{escape(table_cell(c, v))}</td>"
-            for c, v in zip(columns, row, strict=False)
+            f"{escape(text)}</td>"
+            for v, text in zip(row, texts, strict=False)
         )
         body.append(f"<tr>{tds}</tr>")
     return (
