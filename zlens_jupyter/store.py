@@ -402,15 +402,18 @@ def cap_record(
             if key == "rows" and isinstance(value, list) and len(value) > keep_rows:
                 if cuts is not None:
                     cuts.append(1)
-                cut = value[keep_rows:]
+                cut, value = value[keep_rows:], value[:keep_rows]
                 note: dict[str, Any] = {"kept": keep_rows, "cut_rows": len(cut)}
                 if hash_cut:
-                    note["sha256"] = _sha256(json.dumps(cut, ensure_ascii=True, default=str))
-                    note["sha256_all_rows"] = _sha256(
-                        json.dumps(value, ensure_ascii=True, default=str)
-                    )
+                    cut_json = json.dumps(cut, ensure_ascii=True, default=str)
+                    note["sha256"] = _sha256(cut_json)
+                    # The JSON of all the rows is the kept rows' and the cut rows' joined (a
+                    # list's items are encoded alone, ", " between them): the cut rows, most
+                    # of a large result, are encoded once, not once more inside all of them.
+                    kept_json = json.dumps(value, ensure_ascii=True, default=str)
+                    all_json = f"{kept_json[:-1]}, {cut_json[1:]}" if value else cut_json
+                    note["sha256_all_rows"] = _sha256(all_json)
                 capped["rows_cut"] = note
-                value = value[:keep_rows]
             capped[key] = cap_record(value, keep_rows=keep_rows, hash_cut=hash_cut, cuts=cuts)
         return capped
     if kind is list or kind is tuple or isinstance(data, list | tuple):
@@ -491,10 +494,23 @@ def _capped(value: Any, keep_rows: int, hash_cut: bool, cuts: list[int]) -> Any:
             return walk(list(value))
         return value
 
+    # Rows already made, by the identity of the run's list: a run's result IS its deciding
+    # attempt's result (one dict, two places), so its rows, the bulk of a large record, are
+    # converted, cut and hashed once per record, not once for each place. The run holds every
+    # list for the whole walk, so no id is reused meanwhile. The JSON is the same.
+    made: dict[int, tuple[dict[str, Any], int]] = {}
+
     def cut_rows(capped: dict[str, Any], key: str, field: Any) -> None:
         # Cut (and hashed) exactly as `cap_record` cuts a record's rows.
-        rows = {key: to_jsonable(field)}
-        capped.update(cap_record(rows, keep_rows=keep_rows, hash_cut=hash_cut, cuts=cuts))
+        entry = made.get(id(field))
+        if entry is None:
+            before = len(cuts)
+            rows = {key: to_jsonable(field)}
+            done = cap_record(rows, keep_rows=keep_rows, hash_cut=hash_cut, cuts=cuts)
+            entry = made[id(field)] = (done, len(cuts) - before)
+        else:
+            cuts.extend([1] * entry[1])  # each place's cut counts, as when made twice
+        capped.update(entry[0])
 
     return walk(value)
 
