@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from ..semantic import SemanticModel
@@ -90,6 +91,9 @@ class Lexicon:
     column_years: dict[Target, int] = field(default_factory=dict)
     # Columns named by their words without a number (`viewers_7day`, `viewers_28day`)
     numbered_variants: set[Target] = field(default_factory=set)
+    # Of those, the ones whose number is a window of time (`viewers_7day`, `active_30d`) ->
+    # its length in days: the shortest window is the headline figure of the measure
+    variant_windows: dict[Target, float] = field(default_factory=dict)
     # Indexes derived from the phrases on first use (the lexicon is kept per catalog): a
     # question then costs a lookup, not a pass over every phrase of 5,000 tables.
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -170,6 +174,23 @@ class Lexicon:
                 [],
             )
         return found
+
+
+# A number against a unit of time in a name: `7day`, `28_day`, `30d`, `12m`, `2yr`
+_WINDOW = re.compile(
+    r"(\d+)(h|hr|hrs|hours?|d|days?|w|wk|wks|weeks?|m|mo|mos|months?|y|yr|yrs|years?)"
+)
+_WINDOW_DAYS = {"h": 1 / 24, "d": 1, "w": 7, "m": 30, "y": 365}
+
+
+def window_days(words: tuple[str, ...]) -> float | None:
+    """The window of time a column name's number is (`viewers_28day` -> 28), or None."""
+    glued = [a + b for a, b in pairwise(words) if a.isdigit()]
+    windows = [m for w in (*words, *glued) if (m := _WINDOW.fullmatch(w))]
+    if len(windows) != 1:
+        return None
+    count, unit = windows[0].groups()
+    return int(count) * _WINDOW_DAYS[unit[0]]
 
 
 def _digits_apart(words: tuple[str, ...]) -> tuple[str, ...]:
@@ -271,9 +292,15 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 # columns share it the person picks
                 lex.add(digitless, target, synonym=True)
                 lex.numbered_variants.add(target)
+                window = window_days(words)
+                if window is not None:
+                    lex.variant_windows[target] = window
             if len(words) > 1 and words[-1] == "id" and not is_numeric(col.type):
                 # `league_id` holding AL / NL: "by league" (a number id names its rows' key)
                 lex.add(words[:-1], target, synonym=True)
+            if len(words) == 2 and words[1] == "count" and is_numeric(col.type):
+                # "retweets" for `retweet_count`: the column counts them (a weak name)
+                lex.add(words[:1], target, synonym=True)
             if len(words) == 3 and words[1] == "and":
                 # `countries_and_areas`: either noun names the column (weakly)
                 lex.add(words[:1], target, synonym=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import pairwise
 
@@ -75,8 +75,10 @@ from .rewording import (
     kind_of_a_column,
     losses_as_figures,
     measure_of_a_part,
+    moment_of_rows,
     names_asked,
     qualifier_of_a_number,
+    rows_are_days,
     said_twice,
     seasons,
     shares_of_the_vote,
@@ -180,8 +182,32 @@ def parse_question(
         # for another question: a "by" that found no column is asked about
         said = " ".join(frame.by_groupings[0])
         result = _clarify(f"I couldn't group by '{said}': which column is it?", [])
+    spec = result.spec
+    if spec is not None and _asks_when(frame.tokens) and not _says_when(spec):
+        # "when was the hottest day" answered with the temperature alone would be a figure
+        # for another question: a time the data cannot give is asked about
+        result = _clarify("I couldn't find when in this data: which column says when?", [])
     result.frame = frame
     return result
+
+
+def _asks_when(tokens: list[str]) -> bool:
+    """ "When was …", "on which day …", "what year …": the answer is a time."""
+    if tokens[:1] == ["when"]:
+        return True
+    lead = tokens[1:3] if tokens[:1] in (["on"], ["in"], ["during"]) else tokens[:2]
+    return len(lead) == 2 and lead[0] in ("which", "what") and lead[1] in _CALENDAR_WORDS
+
+
+def _says_when(spec: QuestionSpec) -> bool:
+    """Whether an answer shows a time: a grouping, a grain, the rows themselves, or a date
+    (or a year) as the figure ("when was the 8700K released": its `released`)."""
+    timed = any(
+        m.target is not None
+        and (is_temporal(m.target.type) or (m.target.column or "").lower() in _CALENDAR_WORDS)
+        for m in spec.measures
+    )
+    return bool(spec.group_by or spec.time_grain or spec.listing or timed)
 
 
 def _parse(
@@ -207,6 +233,7 @@ def _parse(
     ]
     tokens, season_read = seasons(tokens, catalog)
     tokens = when_ranked(tokens, catalog)
+    tokens, moment_read = moment_of_rows(tokens, lexicon, catalog)
     tokens, vote_read = shares_of_the_vote(tokens, lexicon)
     tokens, loss_read = losses_as_figures(tokens, lexicon)
     tokens, having_read = _having_a_number(tokens, lexicon, catalog)
@@ -222,6 +249,7 @@ def _parse(
     if won is not None:
         tokens = won.tokens
     tokens, prize_read = (tokens, "") if won is not None else wins_as_rows(tokens, catalog)
+    tokens = _without_the_data(tokens, lexicon)
     excluded = next((t for t in tokens if t in EXCLUSIONS), None)
     if excluded is not None:
         # "revenue without returns" must never become "revenue of returns": until exclusions
@@ -233,7 +261,10 @@ def _parse(
         )
     p = _Parse(tokens, set(), catalog, semantic)
     p.negated = negated
-    readings = (season_read, vote_read, loss_read, having_read, qualifier_read, sold_read)
+    readings = (
+        *(season_read, vote_read, loss_read, having_read, qualifier_read, sold_read),
+        moment_read,
+    )
     p.notes += [n for n in readings if n]
     p.notes += [won.note] if won is not None else [prize_read] if prize_read else []
     p.per_people = _per_people(tokens, p.taken, lexicon)  # "murder rate per 100,000 people"
@@ -321,13 +352,25 @@ def _parse(
     spans = sorted(find_spans(tokens, lexicon, p.taken) + spelled, key=lambda s: s.start)
     p.all_spans = list(spans)
     spans = [_year_of_name(p, spec, lexicon, s) for s in spans]
-    for span in spans:
+    for k, span in enumerate(spans):
         variants = [t for t in span.targets if t in lexicon.numbered_variants]
         same_table = [t for t in span.targets if t.kind == "column" and is_numeric(t.type)]
         if len(same_table) > 1 and len({t.table for t in same_table}) == 1:
             variants = same_table  # two numbers of one table under one name: never the first
         if len(variants) > 1 and len(variants) == len(span.targets):
-            # "viewers" over viewers_7day and viewers_28day: which count is meant is asked
+            headline = _shortest_window(variants, lexicon)
+            if headline is not None:
+                # "viewers" over viewers_7day and viewers_28day: one measure kept over
+                # windows of time; the shortest is the one reported first (the headline
+                # figure). Said, and reviewed, with the others named
+                also = ", ".join(t.column or "" for t in variants if t != headline)
+                p.notes.append(
+                    f"'{_text(tokens, span)}' read as {headline.column}, the shortest window"
+                    f" ({also} also in the data)"
+                )
+                spans[k] = replace(span, targets=(headline,))
+                continue
+            # "score" over score1 and score2: which number is meant is asked
             names = [f"{t.table}.{t.column}" for t in variants]
             said = _text(tokens, span)
             return _clarify(f"'{said}' could be {' or '.join(names)}: which one?", names)
@@ -911,6 +954,7 @@ def _parse(
         if m.prefix and m.word.lower() != m.value.lower()  # "Mercedes" for Merc 240D
     ]
     p.notes += [f"'{m.word}' read as {m.column} = {m.value}" for m, _ in value_filters if m.guessed]
+    p.notes += _kinds_named_as_the_rows(p, value_filters)
     for at, m in enumerate(spec.measures):
         counted_column = m.target.column if m.target is not None else None
         pinned = any(
@@ -1012,6 +1056,17 @@ def _parse(
             # condition is the part, the other filters pick the rows it is a part of.
             spec.share_of = conditions
             spec.filters = [f for f in spec.filters if not any(f is c for c in conditions)]
+        elif (kinds := _whole_and_part_of_one_column(tokens, shared[0], spec)) is not None:
+            # "what percentage of the municipalities are villages" over `csd_type` holding
+            # both: a village is no municipality, so the whole is every row; said
+            whole_value, kind = kinds
+            spec.share_of = [kind]
+            spec.filters = [f for f in spec.filters if f.column != kind.column]
+            spec.group_by = [g for g in spec.group_by if g.column != kind.column]
+            spec.notes.append(
+                f"'{whole_value}' read as every row of {kind.table} (a {kind.value} is not "
+                f"also a {whole_value} in {kind.column})"
+            )
         else:
             whole = _of_the_whole(tokens, shared[0], spec.filters)
             spec.share_of = [f for f in spec.filters if not any(f is w for w in whole)]
@@ -1197,6 +1252,38 @@ def _value_filters(
                 out.append((match, before))
                 break
     return out
+
+
+def _kinds_named_as_the_rows(
+    p: _Parse, value_filters: list[tuple[ValueMatch, str | None]]
+) -> list[str]:
+    """ "all the municipalities", "how many single-tier municipalities" over `csd_type`
+    holding 'municipality' among town, city and village: after "all", or after another
+    value, the plural may name every row (all municipalities) as well as the kind. With
+    nothing else naming the rows, the kind is read, and said. ("How many droids" alone is
+    the kind, unsaid.)"""
+    if any(t.kind == "table" for s in p.all_spans for t in s.targets):
+        return []
+    valued = {w.lower() for m, _ in value_filters for w in question_tokens(m.word)}
+    notes = []
+    for m, _ in value_filters:
+        word, value = m.word.lower(), m.value.lower()
+        at = p.tokens.index(word) if word in p.tokens else -1
+        before = p.tokens[max(at - 2, 0) : max(at, 0)]
+        if at <= 0 or not ("all" in before or (before[-1:] and before[-1] in valued - {word})):
+            continue
+        info = p.catalog.table(m.table)
+        column = info.column(m.column) if info is not None else None
+        if (
+            column is not None
+            and word != value
+            and word.endswith("s")
+            and stem(word) == stem(value)
+            and " " not in value
+            and len(column.distinct_values) >= 3
+        ):
+            notes.append(f"'{m.word}' read as the rows whose {m.column} is {m.value}")
+    return notes
 
 
 def _choose_value_filters(
@@ -1629,6 +1716,20 @@ def _measures(
             measures.append(Measure("max", column.table, column, alias=column.column or ""))
             if not p.one_row_groups:
                 p.notes.append(f"each row's own {column.column} (the largest where names repeat)")
+        elif (
+            agg is None
+            and superlative is not None
+            and grouped
+            and column is not None
+            and is_numeric(column.type)
+            and "day" in p.tokens
+            and rows_are_days(p.catalog, column.table)
+            and (column.column or "").lower() not in _CALENDAR_WORDS
+        ):
+            # "which day was the hottest" over rows of Month and Day: each day is one row,
+            # so its own reading is ranked (no total or average to choose between)
+            kind = "max" if superlative else "min"
+            measures.append(Measure(kind, column.table, column, alias=f"{kind}_{column.column}"))
         elif column is not None and is_numeric(column.type) and not is_key(column.column or ""):
             name = column.column
             return _clarify(
@@ -2297,16 +2398,13 @@ def _day_of_rows(
 ) -> bool:
     """Whether a ranking names days on a table kept by month and day (no finer time): the
     day column alone is a day of the month, so the days ranked are the rows."""
-    info = p.catalog.table(spec.fact_table)
-    if info is None or (superlative is None and limit is None):
+    if superlative is None and limit is None:
         return False
-    names = {c.name.lower() for c in info.columns}
-    timed = any(is_temporal(c.type) for c in info.columns) or names & {"hour", "minute", "time"}
     named_day = any(
         t.kind == "column" and t.table == spec.fact_table and (t.column or "").lower() == "day"
         for t in span.targets
     )
-    if not named_day or "month" not in names or timed:
+    if not named_day or not rows_are_days(p.catalog, spec.fact_table):
         return False
     m = spec.measures[0] if len(spec.measures) == 1 else None
     # "which day had the highest ozone" was read as a total per group: the day's own reading
@@ -2612,6 +2710,15 @@ def _compared_span(spans: list[Span], comparison: Comparison, tokens: list[str])
         return inside  # "longer than 5000" on length_m
     before = _span_ending_at(spans, comparison.op_start)
     after = _unit_span(spans, comparison, tokens)
+    if (
+        _names_number(after)
+        and before is not None
+        and before.end < comparison.op_start
+        and tokens[before.end] in _HAVING
+    ):
+        # "episodes had more than 10 million viewers": what they had is compared, though
+        # `episode` is a number too
+        return after
     if _names_number(before) or not _names_number(after):
         return before
     return after
@@ -3577,6 +3684,23 @@ def _places_named(catalog: Catalog, lexicon: Lexicon) -> set[str]:
     return places
 
 
+_DATA_NOUNS = frozenset({"data", "dataset", "database", "table", "file", "records"})
+
+
+def _without_the_data(tokens: list[str], lexicon: Lexicon) -> list[str]:
+    """ "how many pollsters are in the data": the data is where to look, never a value
+    (a pollster called 'Data Orbital'), unless something in the data is called so."""
+    for i in range(len(tokens) - 2):
+        if (
+            tokens[i] in ("in", "within")
+            and tokens[i + 1] in ("the", "this", "these", "our", "my")
+            and tokens[i + 2] in _DATA_NOUNS
+            and not lexicon.lookup(tokens[i + 2 : i + 3])
+        ):
+            return [*tokens[:i], *tokens[i + 3 :]]
+    return tokens
+
+
 def _whole_scope(
     tokens: list[str], taken: set[int], lexicon: Lexicon, places: Collection[str] = ()
 ) -> list[int]:
@@ -3681,6 +3805,17 @@ def _rows_are_the_things(catalog: Catalog, column: Target) -> bool:
     return stored.distinct_count < info.row_count <= 2 * stored.distinct_count
 
 
+def _shortest_window(variants: list[Target], lexicon: Lexicon) -> Target | None:
+    """The variant kept over the shortest window of time, when every variant is a window."""
+    windows = [lexicon.variant_windows.get(t) for t in variants]
+    if None in windows or len({t.table for t in variants}) != 1:
+        return None
+    lengths = sorted(w for w in windows if w is not None)
+    if lengths[0] == lengths[1]:
+        return None  # `visits_30d` and `visits_1m`: no shorter one
+    return variants[windows.index(lengths[0])]
+
+
 def _year_of_name(p: _Parse, spec: QuestionSpec, lexicon: Lexicon, span: Span) -> Span:
     """One column for a name kept once per year (`life_expectancy_1970`, `_2000`, `_2018`):
     the one of the year the question says, which then filters nothing ("in 2018" is in the
@@ -3736,6 +3871,26 @@ def _one_row_each(catalog: Catalog, span: Span) -> bool:
 
 
 _PART_STARTS = frozenset({"were", "was", "are", "is", "in", "from", "that", "which", "who"})
+
+
+def _whole_and_part_of_one_column(
+    tokens: list[str], share_at: int, spec: QuestionSpec
+) -> tuple[str, Filter] | None:
+    """A share whose whole and part are two values of one column, the whole said right
+    after the share word: (the whole's value, the part as a filter), else None."""
+    both = [f for f in spec.filters if f.op == "in" and isinstance(f.value, list)]
+    if len(both) != 1 or len(both[0].value) != 2:
+        return None
+    end = next(
+        (i for i in range(share_at + 1, len(tokens)) if tokens[i] in _PART_STARTS), len(tokens)
+    )
+    window = {stem(t) for t in tokens[share_at + 1 : end]}
+    said = [v for v in both[0].value if {stem(w) for w in question_tokens(str(v))} <= window]
+    if len(said) != 1:
+        return None
+    part = next(v for v in both[0].value if v != said[0])
+    f = both[0]
+    return str(said[0]), Filter(f.table, f.column, "=", part, label=f.label)
 
 
 def _of_the_whole(tokens: list[str], share_at: int, filters: list[Filter]) -> list[Filter]:

@@ -22,6 +22,17 @@ def has_dates(catalog: Catalog) -> bool:
     return any(is_temporal(c.type) for t in catalog.tables.values() for c in t.columns)
 
 
+def rows_are_days(catalog: Catalog, table: str) -> bool:
+    """A table kept by month and day (airquality's `Month`, `Day`) with no finer time: each
+    row is one day."""
+    info = catalog.table(table)
+    if info is None:
+        return False
+    names = {c.name.lower() for c in info.columns}
+    timed = any(is_temporal(c.type) for c in info.columns) or names & {"hour", "minute", "time"}
+    return {"month", "day"} <= names and not timed
+
+
 def kind_of_a_column(tokens: list[str], lexicon: Lexicon) -> list[str]:
     """ "for each type of sewer" -> "for each sewer": "type of", "kind of" before a column's
     name only say its values are kinds."""
@@ -220,12 +231,43 @@ def shares_of_the_vote(tokens: list[str], lexicon: Lexicon) -> tuple[list[str], 
     return tokens, ""
 
 
+# Superlatives of time itself: "when was the latest tweet" asks for a date, not a ranking
+_MOMENTS = frozenset({"first", "earliest", "last", "latest", "newest", "recent"})
+
+
+def moment_of_rows(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> tuple[list[str], str]:
+    """ "the earliest tweet" -> "the earliest created at" over a table whose one date column
+    is `created_at`: the first (or last) of the rows is when they were made. Said."""
+    for i, word in enumerate(tokens[:-1]):
+        if word not in _MOMENTS or (word == "first" and tokens[i + 1].isdigit()):
+            continue
+        named = lexicon.lookup(tokens[i + 1 : i + 2])
+        if not named or any(t.kind != "table" for t in named) or len(named) != 1:
+            continue
+        info = catalog.table(named[0].table)
+        dates = [c for c in info.columns if is_temporal(c.type)] if info is not None else []
+        if len(dates) == 1:
+            said = f"'{word} {tokens[i + 1]}' read as the {word} {dates[0].name}"
+            return [*tokens[: i + 1], *identifier_words(dates[0].name), *tokens[i + 2 :]], said
+    return tokens, ""
+
+
 def when_ranked(tokens: list[str], catalog: Catalog) -> list[str]:
     """ "When was the savings rate at its lowest?" asks for the time of the extreme, never
     the extreme alone: read as "on which day …" where the data has dates, "in which year …"
     where it keeps years as numbers only."""
-    if tokens[:1] != ["when"] or all(superlative_direction(t) is None for t in tokens[1:]):
+    if all(superlative_direction(t) is None for t in tokens[1:]):
         return tokens
+    days = any(rows_are_days(catalog, name) for name in catalog.tables)
+    if days and tokens[:3] in (["on", "which", "day"], ["on", "what", "day"]):
+        return tokens[1:]  # "on which day was ozone highest": the day rows, ranked
+    if tokens[:1] != ["when"]:
+        return tokens
+    if set(tokens) & _MOMENTS:
+        return ["what", *tokens[1:]]  # "when was the latest tweet": the latest date itself
+    if days and not has_dates(catalog):
+        # "when was the hottest day" over rows of Month and Day: the day, a row
+        return ["which", "day", *tokens[1:]]
     if has_dates(catalog):
         return ["on", "which", "day", *tokens[1:]]
     years = any(

@@ -185,13 +185,18 @@ class GeneratedAnswer:
                 continue
             low, high = span
             beyond = value > high if f.op in (">", ">=") else value < low
-            if beyond and low <= value / 1000 <= high:
-                scaled = value // 1000
+            # "more than 10 million viewers" where viewers_7day runs 2.2 to 15.9: millions
+            # (thousands first: a population in thousands fits both)
+            for scale, named in ((1000, "thousands"), (10**6, "millions")):
+                if not beyond or value % scale or not low <= value / scale <= high:
+                    continue
+                scaled = value // scale
                 filters[at] = replace(f, value=scaled)
                 notes.append(
                     f"{fmt(value)} read as {fmt(scaled)}: {f.column} looks recorded in "
-                    f"thousands (it ranges from {fmt(low)} to {fmt(high)})"
+                    f"{named} (it ranges from {fmt(low)} to {fmt(high)})"
                 )
+                break
         if not notes:
             return drafted, result, facts
         rescaled = replace(spec, filters=filters, notes=[*spec.notes, *notes])

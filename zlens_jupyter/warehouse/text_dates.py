@@ -22,6 +22,9 @@ from zlens_jupyter.warehouse.models import Catalog, ColumnInfo
 # Words of a column's name that say it holds a time.
 _TIME_WORDS = frozenset(
     {"date", "time", "datetime", "timestamp", "day", "month", "dt", "when", "period"}
+    # `created_at`, `updated_on`, `dob`: the usual names of a row's moments (the values
+    # must still all read as dates)
+    | {"at", "on", "dob", "created", "updated"}
 )
 # Ways people write a date, tried in this order; each is read the same way by Python's
 # strptime (the check) and DuckDB's (the query).
