@@ -48,6 +48,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from .engine import enums
 from .engine.enums import RunStatus
 from .engine.records import AgentRun, utc_now
 from .engine.serde import record_fields, to_jsonable
@@ -431,6 +432,13 @@ def cap_record(
 
 
 _PLAIN = frozenset({int, float, bool, type(None)})  # kept as they are, never cut
+# The engine's enums (a run's status, route, mode, each event's type): stored as their value,
+# told apart by their exact type at once. Any other enum is found by `isinstance`, slower.
+_ENUMS = frozenset(
+    kind
+    for kind in vars(enums).values()
+    if isinstance(kind, type) and issubclass(kind, Enum) and kind.__module__ == enums.__name__
+)
 
 
 def capped_record(value: Any, *, keep_rows: int = MAX_ROWS, hash_cut: bool = True) -> Any:
@@ -443,20 +451,30 @@ def capped_record(value: Any, *, keep_rows: int = MAX_ROWS, hash_cut: bool = Tru
 def _capped(value: Any, keep_rows: int, hash_cut: bool, cuts: list[int]) -> Any:
     """`capped_record`, appending to `cuts` for each cut (none: the record is `to_jsonable`'s).
 
-    Scalars are handled inline, without a call each; only records, dicts and lists recurse."""
+    Scalars, short texts and enum members (a record's status, route, mode) are handled
+    inline, without a call each; only records, dicts and lists recurse. This walk is most of
+    what storing a run costs, so each value is looked at as few times as can be."""
+    plain, limit = _PLAIN, MAX_TEXT
 
-    def text(value: str) -> str:
-        return _cut_text(value, cuts) if len(value) > MAX_TEXT else value
+    def item(value: Any) -> Any:  # a value of a list, a record or a dict (not `rows`)
+        kind = type(value)
+        if kind in plain:
+            return value
+        if kind is str:
+            return value if len(value) <= limit else _cut_text(value, cuts)
+        if kind in _ENUMS:
+            member = value._value_  # `.value` is a descriptor call, this the attribute it reads
+            if type(member) is str and len(member) <= limit:
+                return member
+            return cap_record(member, keep_rows=keep_rows, hash_cut=hash_cut, cuts=cuts)
+        return walk(value)
 
     def walk(value: Any) -> Any:
         kind: Any = type(value)
-        if kind is str:
-            return text(value)
-        if kind in _PLAIN:
-            return value
         if kind is list or kind is tuple:
             return [
-                v if type(v) in _PLAIN else text(v) if type(v) is str else walk(v) for v in value
+                v if (t := type(v)) in plain or (t is str and len(v) <= limit) else item(v)
+                for v in value
             ]
         names = record_fields(kind)
         if names:
@@ -464,14 +482,14 @@ def _capped(value: Any, keep_rows: int, hash_cut: bool, cuts: list[int]) -> Any:
             for name in names:
                 field = getattr(value, name)
                 fkind = type(field)
-                if fkind in _PLAIN:
+                if fkind in plain:
                     capped[name] = field
                 elif fkind is str:
-                    capped[name] = text(field)
+                    capped[name] = field if len(field) <= limit else _cut_text(field, cuts)
                 elif name == "rows":
                     cut_rows(capped, name, field)
                 else:
-                    capped[name] = walk(field)
+                    capped[name] = item(field)
             return capped
         if kind is dict or isinstance(value, dict):
             capped = {}
@@ -479,15 +497,17 @@ def _capped(value: Any, keep_rows: int, hash_cut: bool, cuts: list[int]) -> Any:
                 if type(key) is not str:
                     key = str(key)
                 fkind = type(field)
-                if fkind in _PLAIN:
+                if fkind in plain:
                     capped[key] = field
                 elif fkind is str:
-                    capped[key] = text(field)
+                    capped[key] = field if len(field) <= limit else _cut_text(field, cuts)
                 elif key == "rows":
                     cut_rows(capped, key, field)
                 else:
-                    capped[key] = walk(field)
+                    capped[key] = item(field)
             return capped
+        if kind is str or kind in plain or kind in _ENUMS:
+            return item(value)
         if isinstance(value, Enum):
             return cap_record(value.value, keep_rows=keep_rows, hash_cut=hash_cut, cuts=cuts)
         if isinstance(value, list | tuple):
