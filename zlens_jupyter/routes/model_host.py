@@ -115,7 +115,7 @@ class WarehouseToolHost:
             for c in info.columns[:MAX_SCHEMA_COLUMNS]
         ]
         joins = [
-            f"{k.left_table}.{k.left_column} = {k.right_table}.{k.right_column}"
+            k.condition()  # every column pair of a composite key, joined by AND
             for k in catalog.join_keys
             if info.name in (k.left_table, k.right_table)
         ]

@@ -364,9 +364,15 @@ def _joins(fact: str, tables: list[str], catalog: Catalog) -> list[tuple[str, ex
         for key in path:
             if key.right_table.lower() in joined:
                 continue
-            condition = exp.EQ(
-                this=exp.column(key.left_column, table=key.left_table),
-                expression=exp.column(key.right_column, table=key.right_table),
+            # A composite key joins on every pair of columns together.
+            condition = exp.and_(
+                *(
+                    exp.EQ(
+                        this=exp.column(left, table=key.left_table),
+                        expression=exp.column(right, table=key.right_table),
+                    )
+                    for left, right in key.pairs
+                )
             )
             joins.append((key.right_table, condition))
             joined.add(key.right_table.lower())

@@ -302,8 +302,8 @@ def is_key_column(name: str, catalog: Catalog, table: str) -> bool:
     if words and tuple(w.removesuffix("s") for w in words) == singular:
         return True  # `flights.flight`, `episodes.episode`: the row's own number
     return any(
-        (k.left_table == table and k.left_column == name)
-        or (k.right_table == table and k.right_column == name)
+        (k.left_table == table and any(left == name for left, _ in k.pairs))
+        or (k.right_table == table and any(right == name for _, right in k.pairs))
         for k in catalog.join_keys
     )
 
@@ -525,6 +525,16 @@ def _relationships(catalog: Catalog, existing: SemanticModel, draft: Draft) -> N
         for r in existing.relationships
     }
     for key in catalog.join_keys:
+        if key.composite:
+            # A relationship in the semantic file is one column to one column: a composite
+            # key cannot be written as one, and writing its first pair alone would join
+            # wrongly (many rows per value), so it is left out of the draft.
+            draft.notes.append(
+                f"join {key.condition()}: a key over several columns cannot be written as a "
+                "relationship (one column each side), so it is not drafted (the warehouse "
+                "still uses it)"
+            )
+            continue
         pair = frozenset({(key.left_table, key.left_column), (key.right_table, key.right_column)})
         if key.source == "declared" or pair in have:
             continue

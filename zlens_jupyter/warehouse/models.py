@@ -55,11 +55,21 @@ class TableInfo:
 
 @dataclass(frozen=True)
 class JoinKey:
-    """A single-column join candidate: `left_table.left_column = right_table.right_column`.
+    """A join candidate: `left_table.left_column = right_table.right_column`, and for a
+    composite key (several columns together) also each further pair in `more`.
 
     For inferred keys the left side is the referencing ("many") side and the right side the
     referenced ("one") side. `source` says where the key came from: "declared" (a semantic
     file), "foreign_key" (a DuckDB FOREIGN KEY), "same_name" or "id_suffix" (heuristics).
+    `more` holds the further (left column, right column) pairs of a composite key (empty for
+    a single-column key): a join must use every pair (see `pairs`), never the first alone.
+
+    >>> key = JoinKey("ratings", "series", "episodes", "series", "same_name",
+    ...               (("episode", "episode"),))
+    >>> key.condition()
+    'ratings.series = episodes.series AND ratings.episode = episodes.episode'
+    >>> key.reversed().pairs
+    (('series', 'series'), ('episode', 'episode'))
     """
 
     left_table: str
@@ -67,11 +77,32 @@ class JoinKey:
     right_table: str
     right_column: str
     source: str
+    more: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def pairs(self) -> tuple[tuple[str, str], ...]:
+        """Every (left column, right column) pair, the first one first."""
+        return ((self.left_column, self.right_column), *self.more)
+
+    @property
+    def composite(self) -> bool:
+        return bool(self.more)
+
+    def condition(self) -> str:
+        """The join condition as text (`a.x = b.x AND a.y = b.y`), for people and prompts."""
+        return " AND ".join(
+            f"{self.left_table}.{left} = {self.right_table}.{right}" for left, right in self.pairs
+        )
 
     def reversed(self) -> JoinKey:
         """The same key seen from the right table."""
         return JoinKey(
-            self.right_table, self.right_column, self.left_table, self.left_column, self.source
+            self.right_table,
+            self.right_column,
+            self.left_table,
+            self.left_column,
+            self.source,
+            tuple((right, left) for left, right in self.more),
         )
 
 
