@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import re
+from functools import lru_cache
 from typing import Any
 
 from ..dql.block import Block
@@ -41,7 +42,10 @@ def dql_draft_source(run: AgentRun | dict[str, Any]) -> str | None:
     sql = (data.get("sql") or "").strip()
     if not sql:
         return None
-    return _with_magic(DQL_MAGIC, format_declaration(draft_block(data)))
+    # `format_declaration` of the draft block: its leading comments, one line each, then
+    # the block, whose text is kept per question and SQL (see `_draft_text`).
+    comments = "".join(f"// {c}\n" for c in _draft_comments(data))
+    return _with_magic(DQL_MAGIC, comments + _draft_text(_draft_key(data)))
 
 
 def sql_cell_source(run: AgentRun | dict[str, Any], *, magic: str = SQL_MAGIC) -> str | None:
@@ -63,16 +67,49 @@ def sql_cell_source(run: AgentRun | dict[str, Any], *, magic: str = SQL_MAGIC) -
 def draft_block(run: AgentRun | dict[str, Any]) -> Block:
     """A minimal draft block for the run's SQL: what a reviewer completes and certifies."""
     data = _as_dict(run)
+    block = _draft_of(_draft_key(data))
+    block.leading_comments = _draft_comments(data)
+    return block
+
+
+# What a draft block is made of, less its leading comments (which name the run): question,
+# domain, dialect, result columns, SQL and chart.
+_DraftKey = tuple[str, str, str | None, tuple[str, ...], str, tuple[str, str, str] | None]
+
+
+def _draft_key(data: dict[str, Any]) -> _DraftKey:
     question = _one_line(data.get("question") or "Untitled question")
     result = data.get("result") or {}
-    columns = [str(c) for c in result.get("columns") or []]
+    columns = tuple(str(c) for c in result.get("columns") or [])
+    domain = str((data.get("context") or {}).get("domain") or "analytics")
+    dialect = (data.get("provenance") or {}).get("dialect")
+    sql = str(data.get("sql") or "").strip()
+    chart = chart_choice(result, (data.get("provenance") or {}).get("visualization"))
+    return (
+        question,
+        domain,
+        dialect if isinstance(dialect, str) and dialect else None,
+        columns,
+        sql,
+        chart,
+    )
+
+
+def _draft_comments(data: dict[str, Any]) -> list[str]:
+    return [
+        f"Drafted by ZLens from run {data.get('id', '?')}: review it, add owner and grain,",
+        "then certify it with %zlens certify (a person's act; the agent never certifies).",
+    ]
+
+
+def _draft_of(key: _DraftKey) -> Block:
+    question, domain, dialect, columns, sql, chart = key
     items: list[Item] = [
-        Field("domain", str((data.get("context") or {}).get("domain") or "analytics")),
+        Field("domain", domain),
         Field("type", "custom"),
         Field("status", "draft"),
     ]
-    dialect = (data.get("provenance") or {}).get("dialect")
-    if isinstance(dialect, str) and dialect:  # the run's SQL is that engine's (Spark SQL)
+    if dialect:  # the run's SQL is that engine's (Spark SQL)
         items.append(Field("dialect", dialect))
     items += [
         Field("description", question),
@@ -81,22 +118,21 @@ def draft_block(run: AgentRun | dict[str, Any]) -> Block:
     if columns:
         outputs: list[Value] = [*columns]
         items.append(Field("outputs", outputs))
-    items.append(Field("query", str(data.get("sql") or "").strip()))
-    chart = chart_choice(result, (data.get("provenance") or {}).get("visualization"))
+    items.append(Field("query", sql))
     if chart is not None:
         kind, x, y = chart
         fields: list[Item] = [Field("chart", kind), Field("x", _ident(x)), Field("y", _ident(y))]
         items.append(Section("visualization", fields))
     items.append(Section("tests", [Assertion("row_count", ">", 0)]))
-    return Block(
-        kind="block",
-        name=_block_name(question),
-        items=items,
-        leading_comments=[
-            f"Drafted by ZLens from run {data.get('id', '?')}: review it, add owner and grain,",
-            "then certify it with %zlens certify (a person's act; the agent never certifies).",
-        ],
-    )
+    return Block(kind="block", name=_block_name(question), items=items)
+
+
+@lru_cache(maxsize=64)
+def _draft_text(key: _DraftKey) -> str:
+    """The draft block's DQL without its leading comments. Formatting it is most of what an
+    answer card's Insert as DQL cell costs, and the same answer (a re-run cell, the live
+    panel and the card of one run) drafts the same block: formatted once, kept."""
+    return format_declaration(_draft_of(key))
 
 
 def encode_source(source: str) -> str:
