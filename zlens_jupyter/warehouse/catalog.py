@@ -557,3 +557,30 @@ def column_is_unique(connection: duckdb.DuckDBPyConnection, table: TableInfo, co
         timeout_s=TABLE_TIMEOUT_S,
     )
     return bool(rows and rows[0][0])
+
+
+def columns_are_unique(
+    connection: duckdb.DuckDBPyConnection, table: TableInfo, columns: tuple[str, ...]
+) -> bool:
+    """Whether every row of a non-empty table has its own tuple of `columns`, none of them
+    null (a composite key). Bounded like `column_is_unique`: no evidence, no key."""
+    if not 0 < table.row_count <= UNIQUENESS_MAX_ROWS or not columns:
+        return False
+    rows = fetch_best_effort(
+        connection, distinct_tuples_sql(table.name, columns), timeout_s=TABLE_TIMEOUT_S
+    )
+    return bool(rows and rows[0][0])
+
+
+def distinct_tuples_sql(
+    table: str, columns: tuple[str, ...], quote: Callable[[str], str] = quote_identifier
+) -> str:
+    """SQL saying (one boolean) whether the non-null distinct tuples of `columns` are as many
+    as the table's rows; plain enough for DuckDB and Spark alike."""
+    names = ", ".join(quote(c) for c in columns)
+    not_null = " AND ".join(f"{quote(c)} IS NOT NULL" for c in columns)
+    source = quote(table)
+    return (
+        f"SELECT (SELECT count(*) FROM (SELECT DISTINCT {names} FROM {source} "
+        f"WHERE {not_null}) AS distinct_tuples) = (SELECT count(*) FROM {source})"
+    )

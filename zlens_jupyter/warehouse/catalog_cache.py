@@ -40,6 +40,10 @@ class Profile:
     # Tables whose values are still to be sampled (a wide database is sampled lazily);
     # empty when every readable table was sampled.
     unsampled: set[str] = field(default_factory=set)
+    # Uniqueness of several columns together (composite join keys): (table, columns) ->
+    # unique. Written under its own name, so an entry from before it existed still loads
+    # (with none checked yet) and the format stays FORMAT 3.
+    composite_uniqueness: dict[tuple[str, tuple[str, ...]], bool] = field(default_factory=dict)
 
 
 def cache_folder() -> Path:
@@ -84,6 +88,9 @@ def save_profile(key: str, profile: Profile) -> None:
         ],
         "uniqueness": [[t, c, u] for (t, c), u in profile.uniqueness.items()],
         "unsampled": sorted(profile.unsampled),
+        "composite_uniqueness": [
+            [t, list(cols), u] for (t, cols), u in profile.composite_uniqueness.items()
+        ],
     }
     tmp = folder / f".{key}.{uuid.uuid4().hex[:8]}.tmp"
     try:
@@ -122,4 +129,8 @@ def _profile_from(data: dict[str, Any]) -> Profile:
         ],
         uniqueness={(t, c): bool(u) for t, c, u in data["uniqueness"]},
         unsampled={str(name) for name in data["unsampled"]},
+        composite_uniqueness={
+            (str(t), tuple(str(c) for c in cols)): bool(u)
+            for t, cols, u in data.get("composite_uniqueness", [])
+        },
     )

@@ -26,6 +26,7 @@ from zlens_jupyter.warehouse.catalog import (
     KeyConstraint,
     SchemaShape,
     column_is_unique,
+    columns_are_unique,
     fingerprint_of,
     is_read_only,
     read_change_signal,
@@ -71,6 +72,8 @@ class _Snapshot:
     values: ValueIndex
     constraints: list[KeyConstraint]
     uniqueness: dict[tuple[str, str], bool] = field(default_factory=dict)
+    # The same for several columns together (composite keys): (table, columns) -> unique.
+    composite_uniqueness: dict[tuple[str, tuple[str, ...]], bool] = field(default_factory=dict)
     # Lazy sampling (LAZY_SAMPLE_TABLES): tables whose values are not sampled yet, what is
     # left of the probe-value budget, the probe values so far and the profile's cache key.
     unsampled: set[str] = field(default_factory=set)
@@ -237,9 +240,10 @@ class Warehouse:
             return snapshot
         with self._lock:
             if not snapshot.joined:
-                checked = len(snapshot.uniqueness)
+                checked = len(snapshot.uniqueness) + len(snapshot.composite_uniqueness)
                 self._with_join_keys(snapshot)
-                if snapshot.cache_key and len(snapshot.uniqueness) != checked:
+                now = len(snapshot.uniqueness) + len(snapshot.composite_uniqueness)
+                if snapshot.cache_key and now != checked:
                     self._save(snapshot)
         return snapshot
 
@@ -320,6 +324,7 @@ class Warehouse:
             values=ValueIndex(profile.probe_values),
             constraints=profile.constraints,
             uniqueness=dict(profile.uniqueness),
+            composite_uniqueness=dict(profile.composite_uniqueness),
             unsampled=set(profile.unsampled),
             budget=PROBE_VALUE_BUDGET - sum(len(v.values) for v in profile.probe_values),
             probe_values=list(profile.probe_values),
@@ -341,8 +346,16 @@ class Warehouse:
                 )
             return snapshot.uniqueness[key]
 
+        def are_unique(table: str, columns: tuple[str, ...]) -> bool:
+            key = (table.lower(), tuple(c.lower() for c in columns))
+            if key not in snapshot.composite_uniqueness:
+                snapshot.composite_uniqueness[key] = columns_are_unique(
+                    self.connection, by_lower[table.lower()], columns
+                )
+            return snapshot.composite_uniqueness[key]
+
         declared = [k for pair in self._declared if (k := _resolve(snapshot.catalog, pair))]
-        keys = infer_join_keys(tables, snapshot.constraints, declared, is_unique)
+        keys = infer_join_keys(tables, snapshot.constraints, declared, is_unique, are_unique)
         snapshot.catalog = snapshot.catalog.with_join_keys(keys)
         snapshot.joined = True
         return snapshot
@@ -472,6 +485,7 @@ class Warehouse:
                 snapshot.constraints,
                 dict(snapshot.uniqueness),
                 set(snapshot.unsampled),
+                dict(snapshot.composite_uniqueness),
             ),
         )
 

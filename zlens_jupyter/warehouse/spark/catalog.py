@@ -10,6 +10,7 @@ job group and time cap: a huge table gives up its values, never the whole catalo
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,7 @@ from zlens_jupyter.warehouse.catalog import (
     PROFILE_SAMPLE_ROWS,
     UNIQUENESS_MAX_ROWS,
     ColumnValues,
+    distinct_tuples_sql,
     fingerprint_of,
     is_text_type,
 )
@@ -190,5 +192,23 @@ def spark_column_is_unique(spark: Any, table: TableInfo, column: str, estimate: 
         spark,
         f"SELECT count(DISTINCT {q(column)}) = count(*) FROM {q(table.name)}",
         timeout_s=TABLE_TIMEOUT_S,
+    )
+    return bool(rows and rows[0][0])
+
+
+def spark_columns_are_unique(
+    spark: Any, table: TableInfo, columns: tuple[str, ...], estimates: tuple[int, ...]
+) -> bool:
+    """Every row has its own tuple of `columns`, none null (a composite key), with
+    `spark_column_is_unique`'s bound. Distinct tuples are at most the product of each
+    column's distinct count, so the profile's estimates rule out combinations too few to be a
+    key with no query (only where they were taken over the whole table, not a sample)."""
+    if not 0 < table.row_count <= UNIQUENESS_MAX_ROWS or not columns:
+        return False
+    whole = table.row_count <= PROFILE_SAMPLE_ROWS and all(n > 0 for n in estimates)
+    if whole and math.prod(estimates) < 0.9 * table.row_count:
+        return False
+    rows = fetch_spark_best_effort(
+        spark, distinct_tuples_sql(table.name, columns, quote=q), timeout_s=TABLE_TIMEOUT_S
     )
     return bool(rows and rows[0][0])

@@ -38,6 +38,7 @@ from zlens_jupyter.warehouse.spark.catalog import (
     profile_spark_tables,
     read_spark_shape,
     spark_column_is_unique,
+    spark_columns_are_unique,
     spark_fingerprint,
 )
 from zlens_jupyter.warehouse.spark.guard import guard_spark_plan, guard_spark_text
@@ -53,6 +54,7 @@ class _Snapshot:
     values: ValueIndex
     estimates: dict[tuple[str, str], int] = field(default_factory=dict)
     uniqueness: dict[tuple[str, str], bool] = field(default_factory=dict)
+    composite_uniqueness: dict[tuple[str, tuple[str, ...]], bool] = field(default_factory=dict)
 
 
 def is_spark_session(value: Any) -> bool:
@@ -159,8 +161,19 @@ class SparkWarehouse:
                 )
             return snapshot.uniqueness[key]
 
+        def are_unique(table: str, columns: tuple[str, ...]) -> bool:
+            key = (table.lower(), tuple(c.lower() for c in columns))
+            if key not in snapshot.composite_uniqueness:
+                snapshot.composite_uniqueness[key] = spark_columns_are_unique(
+                    self.spark,
+                    by_lower[table.lower()],
+                    columns,
+                    tuple(snapshot.estimates.get((key[0], c), 0) for c in key[1]),
+                )
+            return snapshot.composite_uniqueness[key]
+
         declared = [k for pair in self._declared if (k := _resolve(snapshot.catalog, pair))]
-        keys: tuple[JoinKey, ...] = infer_join_keys(tables, (), declared, is_unique)
+        keys: tuple[JoinKey, ...] = infer_join_keys(tables, (), declared, is_unique, are_unique)
         snapshot.catalog = snapshot.catalog.with_join_keys(keys)
         return snapshot
 
