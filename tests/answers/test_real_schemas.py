@@ -460,6 +460,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Data Desk', 'Budget figures', '2016-05-05T12:00:00Z', 12),
               ('Twitter for Android', 'Happy new year', '2017-01-01T00:05:00Z', 130);
         """,
+        "faculty": """
+            CREATE TABLE Salaries (rank VARCHAR, discipline VARCHAR, sex VARCHAR,
+                                   salary BIGINT);
+            INSERT INTO Salaries VALUES ('Prof', 'A', 'Male', 139750),
+              ('Prof', 'B', 'Female', 173200), ('AsstProf', 'B', 'Male', 79750),
+              ('AssocProf', 'A', 'Female', 91000), ('Prof', 'A', 'Male', 101000);
+        """,
+        "savings": """
+            CREATE TABLE econ (date DATE, psavert DOUBLE);
+            INSERT INTO econ VALUES ('1968-01-01', 12.0), ('1975-06-01', 14.0),
+              ('1979-12-01', 11.0), ('1983-03-01', 10.0), ('1991-01-01', 7.0);
+        """,
         "towns": """
             CREATE TABLE towny (name VARCHAR, status VARCHAR, csd_type VARCHAR,
                                 population_2021 BIGINT);
@@ -2258,6 +2270,35 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "posts",
             "How many tweets got more than 100 retweets?",
             "SELECT COUNT(*) FROM mayor_tweets WHERE retweet_count > 100",
+        ),
+        # two values of one column after a comparative: that column ranks them
+        (
+            "faculty",
+            "Who earns more on average, men or women?",
+            "SELECT sex, AVG(salary) FROM Salaries GROUP BY sex ORDER BY 2 DESC LIMIT 1",
+        ),
+        # a decade of dates, named by its first year
+        (
+            "savings",
+            "What was the average savings rate by decade?",
+            "SELECT year(date) // 10 * 10, AVG(psavert) FROM econ GROUP BY 1",
+        ),
+        # "the latest savings rate" is the figure on the last date, never the largest
+        (
+            "savings",
+            "What was the latest savings rate?",
+            "SELECT CAST(date AS VARCHAR), psavert FROM econ ORDER BY date DESC LIMIT 1",
+        ),
+        (
+            "savings",
+            "What was the earliest savings rate?",
+            "SELECT CAST(date AS VARCHAR), psavert FROM econ ORDER BY date LIMIT 1",
+        ),
+        # "salary in discipline": two names, never the table-qualified `discipline`
+        (
+            "faculty",
+            "What is the average salary in discipline B?",
+            "SELECT AVG(salary) FROM Salaries WHERE discipline = 'B'",
         ),
         # "in the data" is where to look, never the source called 'Data Desk'
         (

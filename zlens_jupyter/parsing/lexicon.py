@@ -94,6 +94,9 @@ class Lexicon:
     # Of those, the ones whose number is a window of time (`viewers_7day`, `active_30d`) ->
     # its length in days: the shortest window is the headline figure of the measure
     variant_windows: dict[Target, float] = field(default_factory=dict)
+    # Column names qualified by their table's ("airline name"): never found across a word
+    # between ("salary in discipline" over `Salaries.discipline` is two names)
+    qualified: set[tuple[str, ...]] = field(default_factory=set)
     # Indexes derived from the phrases on first use (the lexicon is kept per catalog): a
     # question then costs a lookup, not a pass over every phrase of 5,000 tables.
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -340,8 +343,10 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 lex.add(words[1:], target, synonym=True)
             # "airline name", "plane model": the table's name qualifies its column.
             lex.add(singular + words, target, loose=False)  # "cut diamonds" is not `cut`
+            lex.qualified.add(stems(singular + words))
             if plain != t_words:  # "car model" on Cars93
                 lex.add(tuple(stem(w) for w in plain) + words, target, loose=False)
+                lex.qualified.add(stems(tuple(stem(w) for w in plain) + words))
             if words[: len(singular)] == singular and len(words) > len(singular):
                 lex.add(words[len(singular) :], target)  # customer_name -> "name" on customers
     if semantic is not None:
@@ -410,7 +415,13 @@ def find_spans(tokens: list[str], lex: Lexicon, taken: set[int]) -> list[Span]:
                 continue
             targets = lex.lookup(tokens[i : i + size])
             inner = [w for w in tokens[i : i + size] if w not in _INNER_GLUE]
-            if not targets and size > 2 and tokens[i] not in _INNER_GLUE and len(inner) > 1:
+            if (
+                not targets
+                and size > 2
+                and tokens[i] not in _INNER_GLUE
+                and len(inner) > 1
+                and stems(tuple(inner)) not in lex.qualified
+            ):
                 targets = lex.lookup(inner)  # "years of service" names yrs.service
             if targets:
                 spans.append(Span(i, i + size, tuple(targets)))

@@ -79,7 +79,7 @@ GRAIN_WORDS = {
     "annually": "year",
     "annual": "year",
 }
-GRAINS = ("day", "week", "month", "quarter", "year")
+GRAINS = ("day", "week", "month", "quarter", "year", "decade")
 COMPARISONS: list[tuple[tuple[str, ...], str]] = [
     (("greater", "than", "or", "equal", "to"), ">="),
     (("less", "than", "or", "equal", "to"), "<="),

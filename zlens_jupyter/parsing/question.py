@@ -71,6 +71,7 @@ from .phrasing import (
 from .rewording import (
     HAVE_VERBS,
     ages_said,
+    either_of_two,
     has_dates,
     kind_of_a_column,
     losses_as_figures,
@@ -244,6 +245,7 @@ def _parse(
     tokens = measure_of_a_part(tokens, lexicon)
     tokens, sold_read = things_sold(tokens, lexicon)
     tokens = names_asked(tokens)
+    tokens = either_of_two(tokens, lexicon, values or [])
     tokens, qualifier_read = qualifier_of_a_number(tokens, lexicon, values or [])
     won = titles_won(tokens, catalog)  # "how many World Series have the Yankees won"
     if won is not None:
@@ -1028,6 +1030,9 @@ def _parse(
             "list by a name column ('list the team names where …').",
             [],
         )
+    at_an_end = _value_at_a_time_end(p, spec, superlative_at)
+    if at_an_end is not None:
+        return at_an_end
     _choose_time_column(catalog, spec, dated_by, p.notes)
     tallied = {f"each row of {t} counted as one" for t, _ in p.tallied}
     if tallied:  # "cases" read as the tally column: the rows were not counted after all
@@ -1284,6 +1289,44 @@ def _kinds_named_as_the_rows(
         ):
             notes.append(f"'{m.word}' read as the rows whose {m.column} is {m.value}")
     return notes
+
+
+_TIME_END_WORDS = {"latest": True, "last": True, "newest": True, "earliest": False}
+
+
+def _value_at_a_time_end(
+    p: _Parse, spec: QuestionSpec, superlative_at: int | None
+) -> ParseResult | None:
+    """ "the latest unemployment figure", "the earliest savings rate": the figure on the
+    last (or first) date, never the largest (or smallest) one. The row on that date is
+    listed; with no date to say which is latest, asked. None when the question is not
+    that."""
+    if superlative_at is None or p.tokens[superlative_at] not in _TIME_END_WORDS:
+        return None
+    if spec.group_by or spec.time_grain or spec.listing or len(spec.measures) != 1:
+        return None
+    m = spec.measures[0]
+    target = m.target
+    if m.agg not in ("max", "min") or target is None or target.kind != "column":
+        return None
+    if is_temporal(target.type) or (target.column or "").lower() in _CALENDAR_WORDS:
+        return None  # "the latest date", "the first year": the time itself, its extreme
+    info = p.catalog.table(m.table)
+    dates = [c for c in (info.columns if info else ()) if is_temporal(c.type) and not c.date_format]
+    word = p.tokens[superlative_at]
+    if len(dates) != 1:
+        return _clarify(
+            f"'{word} {target.column}' needs a date to say which is {word}: name the "
+            "column that says when.",
+            [],
+        )
+    date = Target("column", m.table, dates[0].name, type=dates[0].type)
+    spec.measures = [Measure("max", m.table, date, alias=dates[0].name)]
+    spec.listing = True
+    spec.order_desc = _TIME_END_WORDS[word]
+    spec.limit = 1
+    spec.notes.append(f"the {word} row by {dates[0].name}, for its {target.column}")
+    return None
 
 
 def _choose_value_filters(

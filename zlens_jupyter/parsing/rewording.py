@@ -55,6 +55,31 @@ _NAMES_OF = (
 )
 
 
+_COMPARED = frozenset(
+    {"more", "less", "fewer", "higher", "lower", "better", "worse", "larger", "smaller"}
+    | {"bigger", "longer", "shorter", "older", "younger", "heavier", "lighter"}
+)
+
+
+def either_of_two(tokens: list[str], lexicon: Lexicon, values: list[ValueMatch]) -> list[str]:
+    """ "Who earns more on average, men or women?" -> "which sex earns more …, men or
+    women": two values of one column after a comparative pick between them, and that column
+    says which. Unchanged when the question already names what to rank ("which sex …")."""
+    if len(tokens) < 5 or tokens[-2] != "or" or tokens[0] not in ("who", "which"):
+        return tokens
+    if not set(tokens) & _COMPARED or (tokens[0] == "which" and lexicon.lookup(tokens[1:2])):
+        return tokens
+    columns = [
+        {(v.table, v.column) for v in values if v.word.lower() == word}
+        for word in (tokens[-3], tokens[-1])
+    ]
+    shared = columns[0] & columns[1]
+    if len(shared) != 1:
+        return tokens
+    _, column = next(iter(shared))
+    return ["which", *identifier_words(column), *tokens[1:]]
+
+
 def names_asked(tokens: list[str]) -> list[str]:
     """ "What are the names of the licensed pigs?" asks who they are: the rows the
     conditions keep, each said by its name ("who are the licensed pigs")."""

@@ -255,9 +255,12 @@ def _grain_exprs(
     if column is not None:
         if grain == "year":  # a year reads 2015, not 2015-01-01
             return [("year", exp.func("year", exp.column(column, table=table)))]
+        if grain == "decade":  # 1990 for 1990-1999
+            return [("decade", _decade_of(exp.func("year", exp.column(column, table=table))))]
         trunc = exp.func("date_trunc", exp.Literal.string(grain), exp.column(column, table=table))
         return [(grain, exp.cast(trunc, "DATE"))]
     parts = {
+        "decade": ["year"],
         "year": ["year"],
         "quarter": ["year"],
         "month": ["year", "month"],
@@ -271,9 +274,17 @@ def _grain_exprs(
     if missing:
         raise Unbuildable(f"{table} has no {missing[0]} column to group by {grain}.")
     exprs: list[tuple[str, exp.Expr]] = [(p, exp.column(p, table=table)) for p in parts]
+    if grain == "decade":
+        return [("decade", _decade_of(exp.column("year", table=table)))]
     if grain == "quarter":
         exprs.append(("quarter", _qualified("(month - 1) // 3 + 1", table)))
     return exprs
+
+
+def _decade_of(year: exp.Expr) -> exp.Expr:
+    """The decade a year falls in, by its first year (1990 for 1995)."""
+    tens = exp.IntDiv(this=year, expression=exp.Literal.number(10))
+    return exp.Mul(this=exp.paren(tens), expression=exp.Literal.number(10))
 
 
 def coverage_sql(
