@@ -472,6 +472,19 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO econ VALUES ('1968-01-01', 12.0), ('1975-06-01', 14.0),
               ('1979-12-01', 11.0), ('1983-03-01', 10.0), ('1991-01-01', 7.0);
         """,
+        "vehicles": """
+            CREATE TABLE epa2021 (mfr_name VARCHAR, carline VARCHAR, hwy_mpg BIGINT,
+                                  comb_mpg BIGINT, drive_sys VARCHAR, drive_desc VARCHAR);
+            INSERT INTO epa2021 SELECT ['Honda', 'Toyota', 'BMW', 'Toyota'][1 + i % 4],
+              'Model ' || i, 20 + i % 13, 18 + i % 11, ['F', 'A', 'R'][1 + i % 3],
+              ['2-Wheel Drive, Front', 'All Wheel Drive', '2-Wheel Drive, Rear'][1 + i % 3]
+              FROM range(40) t(i);
+        """,
+        "clinics": """
+            CREATE TABLE covid_testing (test_id VARCHAR, clinic_name VARCHAR, result VARCHAR);
+            INSERT INTO covid_testing SELECT ['covid', 'covid2'][1 + i % 2],
+              'clinic ' || (i % 9) * (i % 4), 'negative' FROM range(80) t(i);
+        """,
         "towns": """
             CREATE TABLE towny (name VARCHAR, status VARCHAR, csd_type VARCHAR,
                                 population_2021 BIGINT);
@@ -2276,6 +2289,29 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "faculty",
             "Who earns more on average, men or women?",
             "SELECT sex, AVG(salary) FROM Salaries GROUP BY sex ORDER BY 2 DESC LIMIT 1",
+        ),
+        # `hwy`, `comb`: highway, combined; "drive" for the description beside its code
+        (
+            "vehicles",
+            "What is the average highway mpg?",
+            "SELECT ROUND(AVG(hwy_mpg), 2) FROM epa2021",
+        ),
+        (
+            "vehicles",
+            "What is the average combined mpg by drive?",
+            "SELECT drive_desc, ROUND(AVG(comb_mpg), 2) FROM epa2021 GROUP BY 1 ORDER BY 2 DESC",
+        ),
+        # "manufacturer" for `mfr_name`
+        (
+            "vehicles",
+            "Which manufacturer has the most cars?",
+            "SELECT mfr_name, COUNT(*) FROM epa2021 GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+        # the clinics are ranked by their rows; the tests are no second grouping
+        (
+            "clinics",
+            "List the 3 clinics with the most tests",
+            "SELECT clinic_name, COUNT(*) FROM covid_testing GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 3",
         ),
         # a decade of dates, named by its first year
         (

@@ -301,6 +301,11 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
             if len(words) > 1 and words[-1] == "id" and not is_numeric(col.type):
                 # `league_id` holding AL / NL: "by league" (a number id names its rows' key)
                 lex.add(words[:-1], target, synonym=True)
+            described = words[-1] in ("desc", "description", "name", "title")
+            if len(words) > 1 and described and not is_numeric(col.type):
+                # "drive" for `drive_desc` beside the code `drive_sys`, "manufacturer" for
+                # `mfr_name`: the attribute said in words (a weak name; "drive" alone wins)
+                lex.add(words[:-1], target, synonym=True)
             if len(words) == 2 and words[1] == "count" and is_numeric(col.type):
                 # "retweets" for `retweet_count`: the column counts them (a weak name)
                 lex.add(words[:1], target, synonym=True)

@@ -576,7 +576,16 @@ def _parse(
         if spec.time_grain is not None and tokens[1:2] and tokens[1] in _CALENDAR_WORDS:
             first = None  # "which month had the most licences": the months are ranked
             limit = limit or (1 if superlative is not None else None)
-        if first is not None and first not in group_spans and superlative is not None:
+        counted_after = (  # "the 5 clinics with the most tests": the clinics are ranked,
+            # by how many tests (rows) each has; the tests are no second grouping
+            first is not None and after_top is not None and first.start == after_superlative
+        )
+        if (
+            first is not None
+            and first not in group_spans
+            and superlative is not None
+            and not (counted_after and group_spans)
+        ):
             group_spans.append(first)
             limit = limit or 1
         elif tokens[:3] == ["which", "number", "of"] and superlative is not None:
