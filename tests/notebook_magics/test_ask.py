@@ -289,3 +289,33 @@ def folded(captured):
             at[display_id] = len(kept)
         kept.append((output.data, output.metadata))
     return kept
+
+
+def test_a_lone_magic_cell_draws_its_card_from_the_stored_record(nb, monkeypatch):
+    """Issue 11: in a cell that is one `%zlens` alone, nothing can change the run between
+    its end and its display, so the card is drawn from the record the store wrote (not the
+    run serialized again): the same card. In any other cell, code may change the run before
+    it is shown, and the card is drawn from the run as it is then."""
+    from zlens_jupyter.notebook.answer import AnswerRun
+    from zlens_jupyter.notebook.render import answer_display
+
+    shown = []
+    original = AnswerRun._repr_mimebundle_
+
+    def spy(self, include=None, exclude=None):
+        from_record = "_zlens_card" in self.__dict__
+        bundle = original(self, include, exclude)
+        shown.append((self, from_record, bundle))
+        return bundle
+
+    monkeypatch.setattr(AnswerRun, "_repr_mimebundle_", spy)
+    for cell in ("%zlens --no-panel What is revenue by category?", "%%zlens\nrevenue by segment"):
+        shown.clear()
+        nb.run(cell)
+        run, from_record, bundle = shown[0]  # the displayhook's (the harness shows it again)
+        assert from_record and bundle == answer_display(run)
+        assert "_zlens_card" not in run.__dict__  # taken once
+    shown.clear()
+    nb.run("run = %zlens --no-panel What is revenue by category?\nrun.answer = 'changed'\nrun")
+    run, from_record, bundle = shown[0]
+    assert not from_record and "changed" in bundle[0]["text/html"]

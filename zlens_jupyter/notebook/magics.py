@@ -26,7 +26,7 @@ from IPython.display import HTML, display
 from ..engine import AgentRun, CancelToken
 from ..errors import UserError, ZLensError
 from ..inputs import check_budget, terminal_safe
-from .answer import answer_run
+from .answer import AnswerRun, answer_run
 from .chart_image import SVG
 from .config import ZLens
 from .options import AskOptions, parse_ask
@@ -83,6 +83,9 @@ class ZLensMagics(Magics):
         # Answers returned by this cell's magics: a cell whose last line is not the magic
         # (`run = %zlens …`, a line after it) still shows them, once, when it ends.
         self._unshown: list[AgentRun] = []
+        # Whether the running cell is one `%zlens` (or `%%zlens`) and nothing else: then no
+        # code of the user's runs between the answer and its display (`note_cell`).
+        self._lone = False
 
     # -- entry points --------------------------------------------------------------------
 
@@ -132,6 +135,7 @@ class ZLensMagics(Magics):
         return self.ask(options)
 
     def ask(self, options: AskOptions) -> AgentRun | None:
+        lone, self._lone = self._lone and not options.background, False
         session = self._session()
         from ..engine.enums import Mode
         from ..session import parse_mode
@@ -175,8 +179,11 @@ class ZLensMagics(Magics):
                 raise
             # Once, for the chart, the panel and its summary: the record the store just wrote.
             data = session.take_record(result)
-            result = answer_run(result)  # displays as its answer card
-            start_chart(data)  # its picture is drawn while the panel settles
+            card = start_chart(data)  # its picture is drawn while the panel settles
+            # Displays as its answer card. In a cell that is this magic alone, nothing can
+            # change the run before its card is shown, so the card is drawn from this record
+            # and chart instead of serializing the run and choosing its chart once more.
+            result = answer_run(result, card if lone else None)
             if live is not None:
                 # Folded first: a panel shown is closed, so it sends nothing more, and the
                 # finished record (kept for Python, as `panel.final_run`) never crosses the
@@ -244,14 +251,21 @@ class ZLensMagics(Magics):
             data, metadata = summary_bundle(run)
         return live.end(_safe(data), metadata, failed=run is None)
 
+    def note_cell(self, info: Any = None) -> None:
+        """`pre_run_cell`: note whether the cell is one `%zlens` (or `%%zlens`) alone."""
+        self._lone = is_lone_magic(str(getattr(info, "raw_cell", None) or ""))
+
     def show_unshown(self, result: Any = None) -> None:
         """`post_run_cell`: show the answers this cell returned but did not display."""
         pending, self._unshown = self._unshown, []
+        self._lone = False
         shown = getattr(result, "result", None)
         for run in pending:
             if run is not shown:
                 data, metadata = answer_display_safe(run)
                 display(data, metadata=metadata, raw=True)
+            if isinstance(run, AnswerRun):
+                run.take_card()  # made for this cell's display only
 
     def _show_dashboards(self, run: AgentRun) -> None:
         for artifact in run.artifacts:  # app_build: the dashboard itself, live, above its card
@@ -485,8 +499,23 @@ def answer_display_safe(run: AgentRun) -> tuple[dict[str, Any], dict[str, Any]]:
     """The answer's one output (see `render.answer_display`), control characters escaped."""
     from .render import answer_display
 
-    data, metadata = answer_display(run)
+    card = run.take_card() if isinstance(run, AnswerRun) else None
+    data, metadata = answer_display(run, card=card)
     return _safe(data), metadata
+
+
+_LONE_MAGIC = re.compile(r"%zlens[ \t][^\n]*|%%zlens(?:[ \t\n][\s\S]*)?")
+
+
+def is_lone_magic(cell: str) -> bool:
+    """Whether the cell is one `%zlens …` line or a `%%zlens` cell, and nothing else.
+
+    >>> is_lone_magic("%zlens How many?"), is_lone_magic("run = %zlens How many?")
+    (True, False)
+    >>> is_lone_magic("%%zlens\\nHow many?"), is_lone_magic("%zlens a\\nprint(1)")
+    (True, False)
+    """
+    return _LONE_MAGIC.fullmatch(cell.strip()) is not None
 
 
 def as_connection(name: str, value: Any) -> Any:
@@ -563,10 +592,11 @@ def keep_question_marks(lines: list[str]) -> list[str]:
 def load_ipython_extension(ipython: Any) -> None:
     magics = ZLensMagics(ipython)
     ipython.register_magics(magics)
-    for callback in list(ipython.events.callbacks.get("post_run_cell", [])):
-        if getattr(callback, "__name__", "") == "show_unshown":  # a reloaded extension
-            ipython.events.unregister("post_run_cell", callback)
-    ipython.events.register("post_run_cell", magics.show_unshown)
+    for event, name in (("pre_run_cell", "note_cell"), ("post_run_cell", "show_unshown")):
+        for callback in list(ipython.events.callbacks.get(event, [])):
+            if getattr(callback, "__name__", "") == name:  # a reloaded extension
+                ipython.events.unregister(event, callback)
+        ipython.events.register(event, getattr(magics, name))
     cleanup = getattr(ipython, "input_transformers_cleanup", None)
     if cleanup is not None and keep_question_marks not in cleanup:
         cleanup.append(keep_question_marks)

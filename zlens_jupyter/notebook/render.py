@@ -16,6 +16,7 @@ the buttons do nothing and the SQL view holds the same text to copy by hand.
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from html import escape
 from typing import Any, NamedTuple
 
@@ -76,26 +77,41 @@ def answer_outputs(run: AgentRun | dict[str, Any]) -> list[Bundle]:
     return outputs
 
 
-def start_chart(run: AgentRun | dict[str, Any]) -> None:
+class Card(NamedTuple):
+    """What an answer's card is drawn from, made by `start_chart`: the run's record, its
+    chart's spec, and the picture being drawn (None: no spec, or one that cannot be kept)."""
+
+    record: dict[str, Any]
+    spec: dict[str, Any] | None
+    picture: Future[str | None] | None
+
+
+def start_chart(run: AgentRun | dict[str, Any]) -> Card:
     """Start drawing the answer's static chart on a worker thread (see `chart_image`), so
-    `answer_display` finds it drawn, or nearly, once the panel has settled."""
-    spec = vega_lite_spec(run.to_dict() if isinstance(run, AgentRun) else run)
-    if spec is not None:
-        draw_soon(spec)
+    `answer_display` finds it drawn, or nearly, once the panel has settled. Returns what was
+    made for it: `answer_display(run, card=...)` of the same, unchanged run needs no more."""
+    data = run.to_dict() if isinstance(run, AgentRun) else run
+    spec = vega_lite_spec(data)
+    return Card(data, spec, draw_soon(spec) if spec is not None else None)
 
 
-def answer_display(run: AgentRun | dict[str, Any]) -> Bundle:
+def answer_display(run: AgentRun | dict[str, Any], *, card: Card | None = None) -> Bundle:
     """The answer as ONE output: what `%zlens` returns and `Out[n]` shows.
 
     Front ends draw one mime type per output and rank HTML first, so the card's HTML carries
     the chart as a static image (drawn offline); the bundle also holds the Vega-Lite spec and
     the SVG for tools that pick those (nbconvert's HTML, nbviewer, GitHub fall back to them).
+    `card`: what `start_chart` made from this run as it still is (its record, spec, picture),
+    not made again.
     """
-    data = card_record(run) if isinstance(run, AgentRun) else run
-    spec = vega_lite_spec(data)
-    # Drawn on a worker thread while the card's HTML is built; its entry is kept here, so the
-    # picture is taken from it without keying the spec (a JSON dump of it) a second time.
-    picture = draw_soon(spec) if spec is not None else None
+    if card is not None:
+        data, spec, picture = card
+    else:
+        data = card_record(run) if isinstance(run, AgentRun) else run
+        spec = vega_lite_spec(data)
+        # Drawn on a worker thread while the card's HTML is built; its entry is kept here, so
+        # the picture is taken from it without keying the spec (a JSON dump) a second time.
+        picture = draw_soon(spec) if spec is not None else None
     # A marker where the picture goes, replaced once it is drawn (the HTML is built once).
     marker = "<!--zlens-chart-image-->" if spec is not None else ""
     bundle, metadata = answer_bundle(data, chart=False, image=marker)
@@ -522,6 +538,7 @@ def _actions_html(data: dict[str, Any], draft: str | None) -> str:
 
 __all__ = [
     "VEGA_LITE",
+    "Card",
     "answer_bundle",
     "answer_display",
     "answer_html",
