@@ -485,6 +485,20 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO covid_testing SELECT ['covid', 'covid2'][1 + i % 2],
               'clinic ' || (i % 9) * (i % 4), 'negative' FROM range(80) t(i);
         """,
+        "autos": """
+            CREATE TABLE mpg (manufacturer VARCHAR, model VARCHAR, displ DOUBLE, year BIGINT,
+                              cty BIGINT, hwy BIGINT, class VARCHAR);
+            INSERT INTO mpg SELECT ['audi', 'toyota', 'ford', 'honda'][1 + i % 4],
+              ['a4', 'corolla', 'f150', 'civic', 'camry'][1 + i % 5], 1.6 + (i % 9) * 0.4,
+              [1999, 2008][1 + i % 2], 11 + (i * 7) % 19, 15 + (i * 5) % 23,
+              ['compact', 'suv', 'pickup', 'midsize', 'suv'][1 + i % 5] FROM range(60) t(i);
+        """,
+        "sleepers": """
+            CREATE TABLE msleep (name VARCHAR, "order" VARCHAR, bodywt DOUBLE);
+            INSERT INTO msleep VALUES ('Cow', 'Artiodactyla', 600), ('Human', 'Primates', 62),
+              ('Chimpanzee', 'Primates', 52.2), ('Owl monkey', 'Primates', 0.48),
+              ('Mouse', 'Rodentia', 0.02), ('Giraffe', 'Artiodactyla', 900);
+        """,
         "towns": """
             CREATE TABLE towny (name VARCHAR, status VARCHAR, csd_type VARCHAR,
                                 population_2021 BIGINT);
@@ -2312,6 +2326,34 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "clinics",
             "List the 3 clinics with the most tests",
             "SELECT clinic_name, COUNT(*) FROM covid_testing GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 3",
+        ),
+        # one of a kind ranked: the row, never the figure alone
+        (
+            "sleepers",
+            "Which primate is the heaviest?",
+            "SELECT * FROM msleep WHERE \"order\" = 'Primates' ORDER BY bodywt DESC LIMIT 1",
+        ),
+        (
+            "sleepers",
+            "What is the lightest primate?",
+            "SELECT * FROM msleep WHERE \"order\" = 'Primates' ORDER BY bodywt LIMIT 1",
+        ),
+        # "compare … between 1999 and 2008": the two years side by side; mileage averaged
+        (
+            "autos",
+            "Compare city mileage between 1999 and 2008",
+            "SELECT year, ROUND(AVG(cty), 2) FROM mpg GROUP BY 1 ORDER BY 1",
+        ),
+        # "of car": what the class is of, the rows; "engine" is the displacement
+        (
+            "autos",
+            "What is the most common class of car?",
+            "SELECT class, COUNT(*) FROM mpg GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+        (
+            "autos",
+            "What is the average engine size by class?",
+            "SELECT class, ROUND(AVG(displ), 2) FROM mpg GROUP BY 1 ORDER BY 2 DESC",
         ),
         # a decade of dates, named by its first year
         (

@@ -337,9 +337,13 @@ def describes_rows(tokens: list[str], i: int) -> bool:
 def find_period_list(tokens: list[str], taken: set[int]) -> TimeRange | None:
     """ "in 1990 and (in) 2010", "June and September", "2023 vs 2024": two or more years, or
     months of any year, each compared with the others (so each is its own row). "between
-    1980 and 1989" is a range, not a list."""
+    1980 and 1989" is a range, not a list, unless the question compares ("compare city
+    mileage between 1999 and 2008": the two years side by side)."""
+    compares = bool({"compare", "comparison", "compared"} & set(tokens))
     for i in range(len(tokens) - 2):
-        if i in taken or (i > 0 and tokens[i - 1] in ("between", "from")):
+        if i in taken or (i > 0 and tokens[i - 1] == "from"):
+            continue
+        if i > 0 and tokens[i - 1] == "between" and not compares:
             continue
         items, j = [], i
         while j < len(tokens) and j not in taken and _list_item(tokens[j]) is not None:

@@ -1039,6 +1039,7 @@ def _parse(
             "list by a name column ('list the team names where …').",
             [],
         )
+    _one_of_a_kind_ranked(p, spec, superlative_at, value_filters)
     at_an_end = _value_at_a_time_end(p, spec, superlative_at)
     if at_an_end is not None:
         return at_an_end
@@ -1298,6 +1299,33 @@ def _kinds_named_as_the_rows(
         ):
             notes.append(f"'{m.word}' read as the rows whose {m.column} is {m.value}")
     return notes
+
+
+def _one_of_a_kind_ranked(
+    p: _Parse,
+    spec: QuestionSpec,
+    superlative_at: int | None,
+    value_filters: list[tuple[ValueMatch, str | None]],
+) -> None:
+    """ "Which primate is the heaviest?", "What is the heaviest primate?" over msleep's
+    `order` holding Primates: the primates' rows ranked and the first listed (its row says
+    which), never the weight alone, which would not answer "which"."""
+    if superlative_at is None or spec.group_by or spec.listing or spec.time_grain:
+        return
+    m = spec.measures[0] if len(spec.measures) == 1 else None
+    if m is None or m.agg not in ("max", "min") or m.target is None:
+        return
+    if m.target.kind != "column" or not is_numeric(m.target.type):
+        return
+    kinds = {w for match, _ in value_filters for w in question_tokens(match.word)}
+    tokens = p.tokens
+    which = tokens[:1] == ["which"] and tokens[1:2] and tokens[1] in kinds
+    what = tokens[:1] == ["what"] and tokens[superlative_at + 1 : superlative_at + 2]
+    if not which and not (what and tokens[superlative_at + 1] in kinds):
+        return
+    spec.listing = True
+    spec.order_desc = m.agg == "max"
+    spec.limit = spec.limit or 1
 
 
 _TIME_END_WORDS = {"latest": True, "last": True, "newest": True, "earliest": False}
@@ -1716,7 +1744,8 @@ def _measures(
                 agg = "max" if superlative else "min"
                 measures.append(Measure(agg, column.table, column, alias=f"{agg}_{column.column}"))
                 continue
-            if _is_rate(column.column or ""):
+            words_said = set(p.tokens[span.start : span.end + 1])  # "city mileage": `cty`
+            if _is_rate(column.column or "") or words_said & _PER_UNIT_WORDS:
                 # "compare the graduation rate of private and public colleges": rates and
                 # percentages do not add up; their mean per group is the reading, said
                 measures.append(Measure("avg", column.table, column, alias=f"avg_{column.column}"))
@@ -2421,11 +2450,15 @@ _ENTITY_LEADS = (
     ("proportion", "of"),
     ("fraction", "of"),
 )
+# "the most common class of car", "which class of car …": what the column is of is the rows,
+# in a question asking which (tried last; "each type of cigarette" counts no cigarettes)
+_WHICH_ENTITY_LEADS = (("of",),)
 
 
 def _entity_positions(tokens: list[str], superlative_at: int | None) -> list[int]:
     positions = []
-    for lead in _ENTITY_LEADS:
+    asks_which = tokens[:1] in (["which"], ["what"])
+    for lead in _ENTITY_LEADS + (_WHICH_ENTITY_LEADS if asks_which else ()):
         for i in range(len(tokens) - len(lead)):
             if tuple(tokens[i : i + len(lead)]) == lead:
                 at = i + len(lead)
@@ -3552,7 +3585,13 @@ def _yes_no_filters(
 # Words of a column's name that say its figures are rates or shares, which never add up.
 _RATE_WORDS = frozenset(
     {"rate", "rates", "pct", "percent", "percentage", "ratio", "share", "proportion", "prop"}
+    | {"mpg", "density", "speed"}
 )
+
+
+# Quantities per unit of something else ("city mileage" for `cty`, "mpg", "speed"): like
+# rates, their figures do not add up
+_PER_UNIT_WORDS = frozenset({"mileage", "mpg", "efficiency", "economy", "speed", "density"})
 
 
 def _is_rate(column: str) -> bool:
