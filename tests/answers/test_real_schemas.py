@@ -499,6 +499,22 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Chimpanzee', 'Primates', 52.2), ('Owl monkey', 'Primates', 0.48),
               ('Mouse', 'Rodentia', 0.02), ('Giraffe', 'Artiodactyla', 900);
         """,
+        "statepolls": """
+            CREATE TABLE polls_us_election_2016 (state VARCHAR, pollster VARCHAR,
+                                                 enddate DATE);
+            INSERT INTO polls_us_election_2016 SELECT
+              CASE WHEN i % 2 = 0 THEN 'U.S.' WHEN i % 3 = 0 THEN 'Florida' WHEN i % 5 = 0
+                THEN 'Ohio' ELSE ['Iowa', 'Utah', 'Maine', 'Texas', 'Idaho', 'Nevada',
+                'Oregon', 'Kansas', 'Alaska', 'Hawaii', 'Vermont', 'Georgia', 'Montana',
+                'Arizona', 'Wyoming', 'Indiana', 'Alabama', 'Delaware', 'Colorado',
+                'Missouri', 'Kentucky', 'Virginia', 'Illinois', 'Michigan', 'Nebraska',
+                'Maryland', 'Oklahoma', 'Arkansas', 'Louisiana', 'Wisconsin', 'Minnesota',
+                'New York', 'New Jersey', 'Tennessee', 'California', 'Washington',
+                'Mississippi', 'Connecticut', 'New Mexico', 'South Dakota', 'North Dakota',
+                'West Virginia', 'Pennsylvania', 'Rhode Island', 'Massachusetts',
+                'New Hampshire', 'South Carolina', 'North Carolina'][1 + i % 48] END,
+              'Pollster ' || i % 7, DATE '2016-01-01' + INTERVAL (i) DAY FROM range(400) t(i);
+        """,
         "towns": """
             CREATE TABLE towny (name VARCHAR, status VARCHAR, csd_type VARCHAR,
                                 population_2021 BIGINT);
@@ -2354,6 +2370,25 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "autos",
             "What is the average engine size by class?",
             "SELECT class, ROUND(AVG(displ), 2) FROM mpg GROUP BY 1 ORDER BY 2 DESC",
+        ),
+        # how often is how many rows; the whole country among the states is no state (a
+        # column of more values than profiling lists: seen in the ranking, run again)
+        (
+            "statepolls",
+            "Which state was polled most often?",
+            "SELECT state, COUNT(*) FROM polls_us_election_2016 WHERE state <> 'U.S.' "
+            "GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+        # what a ride ended with, it had; "new" where nothing is called new
+        (
+            "cabs",
+            "What share of taxi rides ended with a tip?",
+            "SELECT ROUND(100.0 * COUNT(*) FILTER (WHERE tip = 'yes') / COUNT(*), 2) FROM taxi",
+        ),
+        (
+            "pets",
+            "How many new licences were issued in 2017?",
+            "SELECT COUNT(*) FROM seattlepets WHERE year(license_issue_date) = 2017",
         ),
         # a decade of dates, named by its first year
         (

@@ -53,6 +53,7 @@ from .lexicon import (
     run_together,
     split_names,
 )
+from .lumped import lumps_many
 from .phrasing import (
     GRAINS,
     ROW_WORDS,
@@ -73,6 +74,7 @@ from .rewording import (
     ages_said,
     either_of_two,
     has_dates,
+    how_often,
     kind_of_a_column,
     losses_as_figures,
     measure_of_a_part,
@@ -240,6 +242,7 @@ def _parse(
     tokens, having_read = _having_a_number(tokens, lexicon, catalog)
     tokens = kind_of_a_column(tokens, lexicon)
     tokens = two_word_happenings(tokens)
+    tokens = how_often(tokens, lexicon, catalog)
     tokens = ages_said(tokens)
     tokens = said_twice(tokens)
     tokens = measure_of_a_part(tokens, lexicon)
@@ -1133,7 +1136,6 @@ def _grain_kept_as_text(spec: QuestionSpec, catalog: Catalog) -> None:
 
 
 # Labels a column uses for rows it could not or did not name one by one.
-_CATCH_ALLS = frozenset({"other", "others", "unknown", "misc", "miscellaneous", "n/a"})
 
 
 def _leave_out_catch_alls(spec: QuestionSpec, catalog: Catalog) -> None:
@@ -1145,7 +1147,7 @@ def _leave_out_catch_alls(spec: QuestionSpec, catalog: Catalog) -> None:
         info = catalog.table(group.table)
         stored = info.column(group.column or "") if info is not None and not group.is_time else None
         values = stored.distinct_values if stored is not None else ()
-        binned = [v for v in values if str(v).strip().lower() in _CATCH_ALLS]
+        binned = [v for v in values if lumps_many(group.column or "", v)]
         if binned:
             spec.filters.append(Filter(group.table, group.column or "", "not in", binned))
             spec.notes.append(

@@ -374,6 +374,33 @@ def two_word_happenings(tokens: list[str]) -> list[str]:
     return out
 
 
+_HOW_OFTEN = frozenset({"often", "frequently", "commonly"})
+
+
+def how_often(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> list[str]:
+    """ "which state was polled most often", "tip least often" -> "… the most", "… the
+    fewest": how often a thing happened is how many rows it has. "ended with a tip" ->
+    "with a tip": what a row ended with, it has. "new licences" -> "licences" where nothing
+    in the data is called new (a licence counted is new when it was issued); never "New
+    York", nor where a column is (`newConstruction`)."""
+    called_new = any(
+        "new" in identifier_words(c.name) for t in catalog.tables.values() for c in t.columns
+    )
+    out: list[str] = []
+    for i, token in enumerate(tokens):
+        before = tokens[i - 1] if i > 0 else ""
+        if token in _HOW_OFTEN and before in ("most", "least"):
+            out[-1] = "the most" if before == "most" else "the fewest"
+            continue
+        if token in ("ended", "ending", "ends", "end") and tokens[i + 1 : i + 2] == ["with"]:
+            continue
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if token == "new" and not called_new and after and stem(after) != after:
+            continue  # "new licences", "new students": a plural after it
+        out.append(token)
+    return [w for t in out for w in t.split()]
+
+
 def ages_said(tokens: list[str]) -> list[str]:
     """ "14-year-olds", "students who are 14 years old" -> "… aged 14": an age said as a
     noun or after the number, read as the "aged N" the parser knows."""

@@ -15,7 +15,9 @@ from ..engine import Artifact, StepContext, StepOutcome
 from ..errors import QueryError, QueryTimeout
 from ..gates import lexical_hint, typo_repairs
 from ..parsing import QuestionSpec
+from ..parsing.lumped import lumps_many
 from ..parsing.question import own_calendar_column
+from ..parsing.spec import Filter
 from ..vocabulary import units
 from .clarify_options import clarification_options
 from .kit import RouteKit, apply_lexical_repair, looks_like_sql, refuse_unsafe_request
@@ -55,6 +57,8 @@ class GeneratedAnswer:
                 return clarification(f"{unfixable} Edit the SQL and run it again.", [], [])
         if result is not None and nothing_found(result) and drafted.spec is not None:
             drafted, result, facts = self.in_thousands(drafted, result, facts, ctx)
+        if result is not None and drafted.spec is not None:
+            drafted, result, facts = self.without_lumped_groups(drafted, result, facts, ctx)
         intent = dict(drafted.intent)
         if "shape" not in intent:  # the user's own SQL: judge the shape by what came back
             intent["shape"] = "breakdown" if result and result["row_count"] > 1 else "scalar"
@@ -211,6 +215,44 @@ class GeneratedAnswer:
         said = filter_phrase(rescaled)
         intent = {**rescaled.to_dict(), "filters_said": said}
         return Draft(sql, intent, said, drafted.coverage_sql, rescaled), again, again_facts
+
+    def without_lumped_groups(
+        self, drafted: Draft, result: dict[str, Any], facts: dict[str, Any], ctx: StepContext
+    ) -> tuple[Draft, dict[str, Any], dict[str, Any]]:
+        """'U.S.' first in "which state was polled most often" (the national polls), 'other'
+        in a column of too many values to have checked them before running: a group that
+        lumps many together is no answer to "which"; left out, said, and the ranking run
+        again. Kept as it was when the ranking then finds nothing."""
+        spec = drafted.spec
+        if spec is None or spec.limit is None or spec.listing or len(spec.group_by) != 1:
+            return drafted, result, facts
+        group = spec.group_by[0]
+        columns = [str(c) for c in result.get("columns") or []]
+        if group.is_time or group.alias not in columns:
+            return drafted, result, facts
+        at = columns.index(group.alias)
+        lumped = sorted(
+            {row[at] for row in result.get("rows") or [] if lumps_many(group.column or "", row[at])}
+        )
+        if not lumped:
+            return drafted, result, facts
+        kept = Filter(group.table, group.column or "", "not in", lumped)
+        note = (
+            f"{', '.join(repr(v) for v in lumped)} left out of the ranking (it lumps many "
+            f"{group.column} values together)"
+        )
+        ranked = replace(spec, filters=[*spec.filters, kept], notes=[*spec.notes, note])
+        try:
+            sql = build_sql(ranked, self.kit.warehouse.dated_catalog(), self.kit.semantic)
+        except Unbuildable:
+            return drafted, result, facts
+        ctx.tool_called("run_sql_preview", {"sql": sql, "purpose": "the ranking without bins"})
+        again, again_facts = self.kit.execute(sql, ctx)
+        if again is None or nothing_found(again):
+            return drafted, result, facts
+        said = filter_phrase(ranked)
+        intent = {**ranked.to_dict(), "filters_said": said}
+        return Draft(sql, intent, said, drafted.coverage_sql, ranked), again, again_facts
 
     def periods_of_several_years(self, spec: QuestionSpec | None, result: dict[str, Any]) -> str:
         """What to say when months (days, weeks) of several years were kept apart while the
