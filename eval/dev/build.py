@@ -309,6 +309,29 @@ DATASETS: tuple[Any, ...] = (
         (Table("towny", "gt", "towny"),),
         "Ontario's 414 municipalities: census populations 1996-2021, density, land area, type",
     ),
+    Dataset(
+        "metro",
+        (Table("metro", "gt", "metro"),),
+        "the 308 Paris Metro stations of 2023: lines and connections as text lists, 2021 entries",
+    ),
+    Dataset(
+        "bostonmarathon",
+        (Table("boston_marathon", "fpp3", "boston_marathon"),),
+        "Boston Marathon winners 1897-2019 in 5 divisions: champion, country, time as text",
+    ),
+    Dataset(
+        "hsbmath",
+        (
+            Table("MathAchieve", "nlme", "MathAchieve"),
+            Table("MathAchSchool", "nlme", "MathAchSchool", "School"),
+        ),
+        "High School and Beyond, 1982: 7,185 math scores and their 160 schools (key: School)",
+    ),
+    Dataset(
+        "commodities",
+        (Table("commodity_prices", "stevedata", "commodity_prices", dates=("date",)),),
+        "World Bank monthly commodity prices 1960-2022: oil $/bbl, coffee, tea, sugar $/kg",
+    ),
 )
 
 
@@ -319,6 +342,10 @@ def load_table(table: Table):
     if "rownames" in frame.columns:
         if table.rownames_as is None:
             raise ValueError(f"{table.item}: rownames is data; say what to call it")
+        if table.rownames_as in frame.columns:  # rownames repeats a column (MathAchSchool's School)
+            if list(frame["rownames"].astype(str)) != list(frame[table.rownames_as].astype(str)):
+                raise ValueError(f"{table.item}: rownames differs from {table.rownames_as}")
+            return frame.drop(columns=["rownames"])
         frame = frame.rename(columns={"rownames": table.rownames_as})
         frame = frame[[table.rownames_as] + [c for c in frame.columns if c != table.rownames_as]]
     return frame
