@@ -319,3 +319,11 @@ def test_a_lone_magic_cell_draws_its_card_from_the_stored_record(nb, monkeypatch
     nb.run("run = %zlens --no-panel What is revenue by category?\nrun.answer = 'changed'\nrun")
     run, from_record, bundle = shown[0]
     assert not from_record and "changed" in bundle[0]["text/html"]
+
+
+def test_a_trailing_semicolon_hides_the_answer_and_is_no_part_of_the_question(nb, quick_runs):
+    """IPython's `;` at the end of a cell hides its value; the question asked is the same."""
+    nb.run("%zlens What is revenue by segment?;")
+    asked = nb.magics.history[-1]
+    assert asked.question == "What is revenue by segment?"
+    assert asked.trust_state.value == "certified"

@@ -76,6 +76,10 @@ def parse_ask(line: str, cell: str | None = None) -> AskOptions:
         i += 2
     rest = " ".join(words[i:])
     options.question = (cell if cell is not None and cell.strip() else rest).strip()
+    if cell is None:
+        # `%zlens What is revenue?;`: IPython's trailing semicolon hides the cell's output;
+        # it is no part of the question
+        options.question = options.question.rstrip(";").rstrip()
     if not options.question:
         raise UserError("The question is empty: try %zlens What is revenue by segment?")
     if options.output is not None and not options.output.isidentifier():
