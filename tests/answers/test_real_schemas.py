@@ -515,6 +515,27 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
                 'New Hampshire', 'South Carolina', 'North Carolina'][1 + i % 48] END,
               'Pollster ' || i % 7, DATE '2016-01-01' + INTERVAL (i) DAY FROM range(400) t(i);
         """,
+        "marathon": """
+            CREATE TABLE boston_marathon (Event VARCHAR, Year BIGINT, Champion VARCHAR,
+                                          Country VARCHAR);
+            INSERT INTO boston_marathon VALUES
+              ('Men''s open division', 1911, 'Clarence H. DeMar', 'United States'),
+              ('Men''s open division', 1922, 'Clarence H. DeMar', 'United States'),
+              ('Men''s open division', 1923, 'Clarence H. DeMar', 'United States'),
+              ('Men''s open division', 1975, 'Bill Rodgers', 'United States'),
+              ('Men''s open division', 1988, 'Ibrahim Hussein', 'Kenya'),
+              ('Women''s open division', 1972, 'Nina Kuscsik', 'United States'),
+              ('Women''s open division', 1973, 'Jacqueline Hansen', 'United States'),
+              ('Women''s open division', 1979, 'Joan Benoit', 'United States');
+        """,
+        "scores": """
+            CREATE TABLE MathAchieve (School BIGINT, Sex VARCHAR, MathAch DOUBLE);
+            INSERT INTO MathAchieve SELECT 1000 + i % 6, ['Male', 'Female'][1 + i % 2],
+              (i * 7) % 25 FROM range(60) t(i);
+            CREATE TABLE MathAchSchool (School BIGINT, Size BIGINT, Sector VARCHAR);
+            INSERT INTO MathAchSchool SELECT 1000 + i, 500 + i * 100,
+              ['Public', 'Catholic'][1 + i % 2] FROM range(6) t(i);
+        """,
         "towns": """
             CREATE TABLE towny (name VARCHAR, status VARCHAR, csd_type VARCHAR,
                                 population_2021 BIGINT);
@@ -2389,6 +2410,19 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "pets",
             "How many new licences were issued in 2017?",
             "SELECT COUNT(*) FROM seattlepets WHERE year(license_issue_date) = 2017",
+        ),
+        # a table naming who won on each row (`Champion`) is a table of wins
+        (
+            "marathon",
+            "Who won the men's open division most often?",
+            "SELECT Champion, COUNT(*) FROM boston_marathon WHERE Event = 'Men''s open division' "
+            "GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+        # "math score" for `MathAch`; "students" the rows of the one table the rest is on
+        (
+            "scores",
+            "What is the average math score of the students?",
+            "SELECT ROUND(AVG(MathAch), 2) FROM MathAchieve",
         ),
         # a decade of dates, named by its first year
         (

@@ -206,6 +206,8 @@ def _verb_key(words: tuple[str, ...] | list[str]) -> tuple[str, ...]:
 
 
 _TOTAL_WORDS = frozenset({"total", "overall", "all"})
+# Generic nouns of a measure, after the subject measured (`MathAch`, `reading_score`)
+_MEASURE_NOUNS = frozenset({"achievement", "score", "result", "performance", "rating"})
 _INNER_GLUE = frozenset({"of", "the", "in", "per"})
 # Words of a column's name that say how it was figured, not what it is.
 _NAME_FILLERS = frozenset({"avg", "average", "mean", "per", "of", "the"})
@@ -306,6 +308,11 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 # "drive" for `drive_desc` beside the code `drive_sys`, "manufacturer" for
                 # `mfr_name`: the attribute said in words (a weak name; "drive" alone wins)
                 lex.add(words[:-1], target, synonym=True)
+            if len(words) == 2 and words[1] in _MEASURE_NOUNS and is_numeric(col.type):
+                # "math" and "math score" for `MathAch` (math achievement): the subject
+                # measured, with or without the measure's generic noun (weak names)
+                lex.add(words[:1], target, synonym=True)
+                lex.add((words[0], "score"), target, synonym=True)
             if len(words) == 2 and words[1] == "count" and is_numeric(col.type):
                 # "retweets" for `retweet_count`: the column counts them (a weak name)
                 lex.add(words[:1], target, synonym=True)

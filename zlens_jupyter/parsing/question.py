@@ -477,7 +477,10 @@ def _parse(
     unresolved += [
         t for i, t in enumerate(tokens) if i > 0 and tokens[i - 1] == "on" and t in _ON_STATES
     ]
-    entity = _row_entity(tokens, p.taken | p.kinds, unresolved, catalog, superlative_at)
+    named_tables = {t.table for s in spans for t in s.targets if t.kind in ("column", "table")}
+    entity = _row_entity(
+        tokens, p.taken | p.kinds, unresolved, catalog, superlative_at, named_tables
+    )
     if entity is not None:
         # "how many cars are made by Toyota" over the one table `mpg`: its rows are the cars.
         (at, end), table = entity
@@ -2290,14 +2293,22 @@ def _row_entity(
     unresolved: list[str],
     catalog: Catalog,
     superlative_at: int | None,
+    named_tables: Collection[str] = (),
 ) -> tuple[tuple[int, int], str] | None:
     """The words of a one-table database that name what its rows are ("cars", "animals",
     "faculty members"): the unexplained nouns right after "how many", "which", "who is the
     heaviest", "percentage of the", or, as before, the one unexplained plural noun. Returns
-    ((start, end), table); the answer says how they were read."""
-    if len(catalog.tables) != 1 or not unresolved:
+    ((start, end), table); the answer says how they were read. With several tables, the one
+    table everything else the question names is on ("the average math score of students"
+    over `MathAchieve`'s `MathAch`)."""
+    if not unresolved:
         return None
-    info = next(iter(catalog.tables.values()))
+    if len(catalog.tables) == 1:
+        info = next(iter(catalog.tables.values()))
+    elif len(named_tables) == 1 and (one := catalog.table(next(iter(named_tables)))):
+        info = one
+    else:
+        return None
     asks_which = tokens[:1] in (["which"], ["who"], ["what"], ["how"]) or tokens[0] in _SHOW_WORDS
     ranked_at = superlative_at if asks_which else None
     found = None
@@ -2387,13 +2398,20 @@ def _average_of_a_range(tokens: list[str], spans: list[Span], catalog: Catalog) 
 
 
 def _one_name_column(catalog: Catalog, table: str) -> str | None:
-    """The one text column of a table called name (or ending in name), which says who."""
+    """The one text column of a table called name (or ending in name), which says who; or
+    the one naming who won (`Champion`, `winner`) on a table of wins."""
     info = catalog.table(table) if table else None
     names = [
         c.name
         for c in (info.columns if info is not None else [])
         if not is_numeric(c.type) and identifier_words(c.name)[-1:] == ("name",)
     ]
+    if not names and info is not None:
+        names = [
+            c.name
+            for c in info.columns
+            if not is_numeric(c.type) and identifier_words(c.name) in (("champion",), ("winner",))
+        ]
     if not names and info is not None:
         # `baker` on `bakers`: the column named as one of the table's rows is their name
         one = tuple(stem(w) for w in identifier_words(info.name))

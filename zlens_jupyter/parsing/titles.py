@@ -100,6 +100,11 @@ def wins_as_rows(tokens: list[str], catalog: Catalog) -> tuple[list[str], str]:
         t.name
         for t in catalog.tables.values()
         if {stem(w) for w in identifier_words(t.name)} & awards()
+        # `boston_marathon` with its `Champion`: each row names who won, so it is one win
+        or any(
+            identifier_words(c.name) in (("champion",), ("winner",)) and not is_numeric(c.type)
+            for c in t.columns
+        )
     ]
     if not at or len(prized) != 1:
         return tokens, ""
