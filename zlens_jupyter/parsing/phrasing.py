@@ -79,6 +79,8 @@ GRAIN_WORDS = {
     "annually": "year",
     "annual": "year",
 }
+# Words naming a part of the calendar (a column so named is a time, not a figure)
+CALENDAR_WORDS = frozenset({"year", "quarter", "month", "week", "day", "hour", "minute", "date"})
 GRAINS = ("day", "week", "month", "quarter", "year", "decade")
 COMPARISONS: list[tuple[tuple[str, ...], str]] = [
     (("greater", "than", "or", "equal", "to"), ">="),

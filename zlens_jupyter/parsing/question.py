@@ -55,6 +55,7 @@ from .lexicon import (
 )
 from .lumped import lumps_many
 from .phrasing import (
+    CALENDAR_WORDS,
     GRAINS,
     ROW_WORDS,
     SUPERLATIVES,
@@ -90,6 +91,7 @@ from .rewording import (
     two_word_happenings,
     when_ranked,
 )
+from .row_answers import asks_when, one_of_a_kind_ranked, says_when, value_at_a_time_end
 from .spec import (
     LIST_SEPARATORS,
     ColumnRef,
@@ -186,31 +188,12 @@ def parse_question(
         said = " ".join(frame.by_groupings[0])
         result = _clarify(f"I couldn't group by '{said}': which column is it?", [])
     spec = result.spec
-    if spec is not None and _asks_when(frame.tokens) and not _says_when(spec):
+    if spec is not None and asks_when(frame.tokens) and not says_when(spec):
         # "when was the hottest day" answered with the temperature alone would be a figure
         # for another question: a time the data cannot give is asked about
         result = _clarify("I couldn't find when in this data: which column says when?", [])
     result.frame = frame
     return result
-
-
-def _asks_when(tokens: list[str]) -> bool:
-    """ "When was …", "on which day …", "what year …": the answer is a time."""
-    if tokens[:1] == ["when"]:
-        return True
-    lead = tokens[1:3] if tokens[:1] in (["on"], ["in"], ["during"]) else tokens[:2]
-    return len(lead) == 2 and lead[0] in ("which", "what") and lead[1] in _CALENDAR_WORDS
-
-
-def _says_when(spec: QuestionSpec) -> bool:
-    """Whether an answer shows a time: a grouping, a grain, the rows themselves, or a date
-    (or a year) as the figure ("when was the 8700K released": its `released`)."""
-    timed = any(
-        m.target is not None
-        and (is_temporal(m.target.type) or (m.target.column or "").lower() in _CALENDAR_WORDS)
-        for m in spec.measures
-    )
-    return bool(spec.group_by or spec.time_grain or spec.listing or timed)
 
 
 def _parse(
@@ -1045,8 +1028,8 @@ def _parse(
             "list by a name column ('list the team names where …').",
             [],
         )
-    _one_of_a_kind_ranked(p, spec, superlative_at, value_filters)
-    at_an_end = _value_at_a_time_end(p, spec, superlative_at)
+    one_of_a_kind_ranked(tokens, spec, superlative_at, value_filters)
+    at_an_end = value_at_a_time_end(tokens, catalog, spec, superlative_at)
     if at_an_end is not None:
         return at_an_end
     _choose_time_column(catalog, spec, dated_by, p.notes)
@@ -1304,71 +1287,6 @@ def _kinds_named_as_the_rows(
         ):
             notes.append(f"'{m.word}' read as the rows whose {m.column} is {m.value}")
     return notes
-
-
-def _one_of_a_kind_ranked(
-    p: _Parse,
-    spec: QuestionSpec,
-    superlative_at: int | None,
-    value_filters: list[tuple[ValueMatch, str | None]],
-) -> None:
-    """ "Which primate is the heaviest?", "What is the heaviest primate?" over msleep's
-    `order` holding Primates: the primates' rows ranked and the first listed (its row says
-    which), never the weight alone, which would not answer "which"."""
-    if superlative_at is None or spec.group_by or spec.listing or spec.time_grain:
-        return
-    m = spec.measures[0] if len(spec.measures) == 1 else None
-    if m is None or m.agg not in ("max", "min") or m.target is None:
-        return
-    if m.target.kind != "column" or not is_numeric(m.target.type):
-        return
-    kinds = {w for match, _ in value_filters for w in question_tokens(match.word)}
-    tokens = p.tokens
-    which = tokens[:1] == ["which"] and tokens[1:2] and tokens[1] in kinds
-    what = tokens[:1] == ["what"] and tokens[superlative_at + 1 : superlative_at + 2]
-    if not which and not (what and tokens[superlative_at + 1] in kinds):
-        return
-    spec.listing = True
-    spec.order_desc = m.agg == "max"
-    spec.limit = spec.limit or 1
-
-
-_TIME_END_WORDS = {"latest": True, "last": True, "newest": True, "earliest": False}
-
-
-def _value_at_a_time_end(
-    p: _Parse, spec: QuestionSpec, superlative_at: int | None
-) -> ParseResult | None:
-    """ "the latest unemployment figure", "the earliest savings rate": the figure on the
-    last (or first) date, never the largest (or smallest) one. The row on that date is
-    listed; with no date to say which is latest, asked. None when the question is not
-    that."""
-    if superlative_at is None or p.tokens[superlative_at] not in _TIME_END_WORDS:
-        return None
-    if spec.group_by or spec.time_grain or spec.listing or len(spec.measures) != 1:
-        return None
-    m = spec.measures[0]
-    target = m.target
-    if m.agg not in ("max", "min") or target is None or target.kind != "column":
-        return None
-    if is_temporal(target.type) or (target.column or "").lower() in _CALENDAR_WORDS:
-        return None  # "the latest date", "the first year": the time itself, its extreme
-    info = p.catalog.table(m.table)
-    dates = [c for c in (info.columns if info else ()) if is_temporal(c.type) and not c.date_format]
-    word = p.tokens[superlative_at]
-    if len(dates) != 1:
-        return _clarify(
-            f"'{word} {target.column}' needs a date to say which is {word}: name the "
-            "column that says when.",
-            [],
-        )
-    date = Target("column", m.table, dates[0].name, type=dates[0].type)
-    spec.measures = [Measure("max", m.table, date, alias=dates[0].name)]
-    spec.listing = True
-    spec.order_desc = _TIME_END_WORDS[word]
-    spec.limit = 1
-    spec.notes.append(f"the {word} row by {dates[0].name}, for its {target.column}")
-    return None
 
 
 def _choose_value_filters(
@@ -2494,7 +2412,7 @@ _SHARE_WORDS = frozenset({"percentage", "percent", "share", "proportion", "fract
 _LABELS = ("name", "title", "label")
 # What names a row when rows are ranked ("which car is the heaviest" by its model).
 _ROW_LABELS = (*_LABELS, "model", "make")
-_CALENDAR_WORDS = frozenset({"year", "quarter", "month", "week", "day", "hour", "minute", "date"})
+_CALENDAR_WORDS = CALENDAR_WORDS
 _FINE_TIME = ("day", "hour", "minute", "date", "time", "timestamp", "datetime")
 
 
