@@ -2424,6 +2424,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "What is the average math score of the students?",
             "SELECT ROUND(AVG(MathAch), 2) FROM MathAchieve",
         ),
+        # "in a single season" over rows of one team and year says what a row is
+        (
+            "parks",
+            "What is the most wins a team had in a single season?",
+            "SELECT MAX(wins) FROM teams",
+        ),
         # a decade of dates, named by its first year
         (
             "savings",

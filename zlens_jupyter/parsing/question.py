@@ -76,6 +76,7 @@ from .rewording import (
     either_of_two,
     has_dates,
     how_often,
+    in_one_period,
     kind_of_a_column,
     losses_as_figures,
     measure_of_a_part,
@@ -226,6 +227,7 @@ def _parse(
     tokens = kind_of_a_column(tokens, lexicon)
     tokens = two_word_happenings(tokens)
     tokens = how_often(tokens, lexicon, catalog)
+    tokens, period_read = in_one_period(tokens, catalog)
     tokens = ages_said(tokens)
     tokens = said_twice(tokens)
     tokens = measure_of_a_part(tokens, lexicon)
@@ -252,6 +254,7 @@ def _parse(
     readings = (
         *(season_read, vote_read, loss_read, having_read, qualifier_read, sold_read),
         moment_read,
+        period_read,
     )
     p.notes += [n for n in readings if n]
     p.notes += [won.note] if won is not None else [prize_read] if prize_read else []

@@ -401,6 +401,28 @@ def how_often(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> list[str
     return [w for t in out for w in t.split()]
 
 
+_ONE_PERIOD_LEADS = (("in", "a", "single"), ("in", "a", "given"), ("in", "a"), ("in", "one"))
+
+
+def in_one_period(tokens: list[str], catalog: Catalog) -> tuple[list[str], str]:
+    """ "the highest attendance a team had in a season", "more than 10,000 cases in a
+    single year" over rows of one team (state) and year: "in a season" says what a row is,
+    one team's season; no filter, no grouping. Only where a table keeps years (a `year`
+    column or dates); said."""
+    years = has_dates(catalog) or any(
+        c.name.lower() in ("year", "season") for t in catalog.tables.values() for c in t.columns
+    )
+    if not years:
+        return tokens, ""
+    for lead in _ONE_PERIOD_LEADS:
+        for i in range(len(tokens) - len(lead)):
+            end = i + len(lead)
+            if tuple(tokens[i:end]) == lead and tokens[end] in ("season", "year"):
+                said = " ".join(tokens[i : end + 1])
+                return [*tokens[:i], *tokens[end + 1 :]], f"'{said}' read as each row's own"
+    return tokens, ""
+
+
 def ages_said(tokens: list[str]) -> list[str]:
     """ "14-year-olds", "students who are 14 years old" -> "… aged 14": an age said as a
     noun or after the number, read as the "aged N" the parser knows."""
