@@ -204,17 +204,8 @@ class GeneratedAnswer:
         if not notes:
             return drafted, result, facts
         rescaled = replace(spec, filters=filters, notes=[*spec.notes, *notes])
-        try:
-            sql = build_sql(rescaled, self.kit.warehouse.dated_catalog(), self.kit.semantic)
-        except Unbuildable:
-            return drafted, result, facts
-        ctx.tool_called("run_sql_preview", {"sql": sql, "purpose": "the number in thousands"})
-        again, again_facts = self.kit.execute(sql, ctx)
-        if again is None or nothing_found(again):
-            return drafted, result, facts
-        said = filter_phrase(rescaled)
-        intent = {**rescaled.to_dict(), "filters_said": said}
-        return Draft(sql, intent, said, drafted.coverage_sql, rescaled), again, again_facts
+        rerun = self.read_again(drafted, rescaled, ctx, "the number in thousands")
+        return rerun or (drafted, result, facts)
 
     def without_lumped_groups(
         self, drafted: Draft, result: dict[str, Any], facts: dict[str, Any], ctx: StepContext
@@ -242,17 +233,26 @@ class GeneratedAnswer:
             f"{group.column} values together)"
         )
         ranked = replace(spec, filters=[*spec.filters, kept], notes=[*spec.notes, note])
+        rerun = self.read_again(drafted, ranked, ctx, "the ranking without bins")
+        return rerun or (drafted, result, facts)
+
+    def read_again(
+        self, drafted: Draft, spec: QuestionSpec, ctx: StepContext, purpose: str
+    ) -> tuple[Draft, dict[str, Any], dict[str, Any]] | None:
+        """The question run once more under another reading (`spec`, its notes saying
+        which): the new draft, result and facts, or None when that reading builds no SQL or
+        finds nothing (the first answer then stands)."""
         try:
-            sql = build_sql(ranked, self.kit.warehouse.dated_catalog(), self.kit.semantic)
+            sql = build_sql(spec, self.kit.warehouse.dated_catalog(), self.kit.semantic)
         except Unbuildable:
-            return drafted, result, facts
-        ctx.tool_called("run_sql_preview", {"sql": sql, "purpose": "the ranking without bins"})
+            return None
+        ctx.tool_called("run_sql_preview", {"sql": sql, "purpose": purpose})
         again, again_facts = self.kit.execute(sql, ctx)
         if again is None or nothing_found(again):
-            return drafted, result, facts
-        said = filter_phrase(ranked)
-        intent = {**ranked.to_dict(), "filters_said": said}
-        return Draft(sql, intent, said, drafted.coverage_sql, ranked), again, again_facts
+            return None
+        said = filter_phrase(spec)
+        intent = {**spec.to_dict(), "filters_said": said}
+        return Draft(sql, intent, said, drafted.coverage_sql, spec), again, again_facts
 
     def periods_of_several_years(self, spec: QuestionSpec | None, result: dict[str, Any]) -> str:
         """What to say when months (days, weeks) of several years were kept apart while the
