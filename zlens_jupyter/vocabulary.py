@@ -94,6 +94,14 @@ def opposites() -> dict[str, tuple[str, ...]]:
 
 
 @cache
+def scale_ends() -> dict[str, tuple[str, ...]]:
+    """{"short": ("tall", "long"), ...}: a scale's low-end adjective -> its high-end ones."""
+    data = _data().get("scale_ends") or {}
+    assert isinstance(data, dict)
+    return {str(k).lower(): tuple(str(v).lower() for v in vs) for k, vs in data.items()}
+
+
+@cache
 def negatives() -> dict[str, tuple[str, ...]]:
     """{"loss": ("profits", "profit", ...), ...}: a word for a figure below zero -> the words
     naming the figure it is the negative of."""

@@ -536,6 +536,11 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO MathAchSchool SELECT 1000 + i, 500 + i * 100,
               ['Public', 'Catholic'][1 + i % 2] FROM range(6) t(i);
         """,
+        "characters": """
+            CREATE TABLE starwars (name VARCHAR, height DOUBLE, mass DOUBLE);
+            INSERT INTO starwars VALUES ('Luke Skywalker', 172, 77), ('Yoda', 66, 17),
+              ('Chewbacca', 228, 112), ('Leia Organa', 150, 49), ('R2-D2', 96, 32);
+        """,
         "towns": """
             CREATE TABLE towny (name VARCHAR, status VARCHAR, csd_type VARCHAR,
                                 population_2021 BIGINT);
@@ -2430,6 +2435,19 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "What is the most wins a team had in a single season?",
             "SELECT MAX(wins) FROM teams",
         ),
+        # a median is no figure to add up: averaged per city, said
+        (
+            "housing",
+            "Which city had the highest median price in 2010?",
+            "SELECT city, ROUND(AVG(median), 2) FROM housing WHERE year = 2010 GROUP BY 1 "
+            "ORDER BY 2 DESC LIMIT 1",
+        ),
+        # the low end of a scale names what its high end names: "shortest" ranks by height
+        (
+            "characters",
+            "Who is the shortest character?",
+            "SELECT name, height FROM starwars ORDER BY height LIMIT 1",
+        ),
         # a decade of dates, named by its first year
         (
             "savings",
@@ -2697,6 +2715,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("survey", "How many of the colleges are universities?"),
         # Norway is no country in the data: a yes/no column's `no` is never its code
         ("travel", "How many stays came from Norway?"),
+        # "price per carat" is a ratio of two columns, never a group for each carat
+        ("gems", "What is the median price per carat?"),
         # "when" on a table that keeps no time: a figure alone would not say when
         ("tv", "When were the viewers highest?"),
         # years kept in names (1970, 2018): another year is asked about, never read as one

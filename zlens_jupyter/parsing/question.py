@@ -22,6 +22,7 @@ from ..vocabulary import (
     opposites,
     people,
     quantities,
+    scale_ends,
     units,
     value_synonyms,
 )
@@ -779,6 +780,16 @@ def _parse(
                 for g in per_row
                 if _names_each_row(catalog, g)
             ]
+        ratio = next((g for g in group_spans if _ratio_per(tokens, g, measures)), None)
+        if ratio is not None:
+            # "the median price per carat": price divided by carat, a figure of each row; a
+            # group for each of 273 carat weights would answer another question. Asked.
+            said = f"{_text(tokens, ratio)}"
+            return _clarify(
+                f"'per {said}' reads as a ratio (one column divided by another), which I "
+                f"can't compute yet; for a group for each {said}, say 'by {said}'.",
+                [],
+            )
         # "licensed pets" where both words name the rows: one count, never two of the same
         once = {(m.agg, m.table.lower(), m.target, m.per): m for m in reversed(measures)}
         measures = [m for m in measures if once[(m.agg, m.table.lower(), m.target, m.per)] is m]
@@ -1292,6 +1303,27 @@ def _kinds_named_as_the_rows(
     return notes
 
 
+def _ratio_per(tokens: list[str], span: Span, measures: list[Measure]) -> bool:
+    """Whether "per X" after a measured number names a continuous number of the same rows
+    (`carat`, a DOUBLE): a ratio of two columns, not a grouping."""
+    if span.start == 0 or tokens[span.start - 1] != "per" or len(span.targets) != 1:
+        return False
+    divisor = span.targets[0]
+    continuous = divisor.type.upper().startswith(("DOUBLE", "FLOAT", "REAL", "DECIMAL"))
+    return (
+        divisor.kind == "column"
+        and continuous
+        and (divisor.column or "").lower() not in _CALENDAR_WORDS
+        and any(
+            m.target is not None
+            and m.target != divisor
+            and m.table == divisor.table
+            and is_numeric(m.target.type)
+            for m in measures
+        )
+    )
+
+
 def _choose_value_filters(
     found: list[tuple[ValueMatch, str | None]],
     fact_table: str,
@@ -1675,7 +1707,7 @@ def _measures(
                 # "compare the graduation rate of private and public colleges": rates and
                 # percentages do not add up; their mean per group is the reading, said
                 measures.append(Measure("avg", column.table, column, alias=f"avg_{column.column}"))
-                p.notes.append(f"{column.column} averaged for each group (a rate is not added up)")
+                p.notes.append(f"{column.column} averaged for each group (it does not add up)")
                 continue
             measures.append(Measure("sum", column.table, column, alias=f"sum_{column.column}"))
             p.notes.append(f"{column.column} added up (a total) for each group")
@@ -2173,6 +2205,17 @@ def _named_by_adjective(tokens: list[str], at: int, lex: Lexicon) -> list[Span]:
         targets = tuple(t for t in lex.lookup([form]) if t.kind == "column" and is_numeric(t.type))
         if len(targets) == 1:
             return [Span(at, at + 1, targets)]
+    # "the shortest character": what the scale's high end names (tall -> height), when
+    # exactly one column answers to it
+    ends = [
+        t
+        for high in scale_ends().get(base, ())
+        for form in (high, *value_forms(high))
+        for t in lex.lookup([form])
+        if t.kind == "column" and is_numeric(t.type)
+    ]
+    if len(set(ends)) == 1:
+        return [Span(at, at + 1, (ends[0],))]
     if at + 1 < len(tokens):
         # "the heaviest brain": with the next word, the adjective names brain weight
         following = tokens[at + 1]
@@ -3527,6 +3570,8 @@ def _yes_no_filters(
 _RATE_WORDS = frozenset(
     {"rate", "rates", "pct", "percent", "percentage", "ratio", "share", "proportion", "prop"}
     | {"mpg", "density", "speed"}
+    # a figure that is itself a statistic (txhousing's `median` price) does not add up either
+    | {"median", "mean", "average", "avg"}
 )
 
 
