@@ -541,6 +541,14 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO starwars VALUES ('Luke Skywalker', 172, 77), ('Yoda', 66, 17),
               ('Chewbacca', 228, 112), ('Leia Organa', 150, 49), ('R2-D2', 96, 32);
         """,
+        "sightings": """
+            CREATE TABLE storms (name VARCHAR, year BIGINT, month BIGINT, day BIGINT,
+                                 hour BIGINT, status VARCHAR, wind BIGINT);
+            INSERT INTO storms SELECT ['Amy', 'Bob', 'Cleo', 'Dora'][1 + i % 4], 2005,
+              8, 1 + i // 8, (i % 4) * 6,
+              CASE WHEN i % 4 < 2 AND i % 3 = 0 THEN 'hurricane' ELSE 'tropical storm' END,
+              40 + i FROM range(48) t(i);
+        """,
         "towns": """
             CREATE TABLE towny (name VARCHAR, status VARCHAR, csd_type VARCHAR,
                                 population_2021 BIGINT);
@@ -2447,6 +2455,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "characters",
             "Who is the shortest character?",
             "SELECT name, height FROM starwars ORDER BY height LIMIT 1",
+        ),
+        # things seen many times (a name over 6-hourly rows): "hurricanes" are the storms
+        # seen as hurricanes, by name, never the sightings
+        (
+            "sightings",
+            "How many hurricanes were there in 2005?",
+            "SELECT COUNT(DISTINCT name) FROM storms WHERE status = 'hurricane' AND year = 2005",
         ),
         # a decade of dates, named by its first year
         (

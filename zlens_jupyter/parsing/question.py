@@ -1043,6 +1043,7 @@ def _parse(
             [],
         )
     one_of_a_kind_ranked(tokens, spec, superlative_at, value_filters)
+    _kinds_of_observed_things(tokens, spec, catalog, value_filters)
     at_an_end = value_at_a_time_end(tokens, catalog, spec, superlative_at)
     if at_an_end is not None:
         return at_an_end
@@ -1301,6 +1302,30 @@ def _kinds_named_as_the_rows(
         ):
             notes.append(f"'{m.word}' read as the rows whose {m.column} is {m.value}")
     return notes
+
+
+def _kinds_of_observed_things(
+    tokens: list[str],
+    spec: QuestionSpec,
+    catalog: Catalog,
+    value_filters: list[tuple[ValueMatch, str | None]],
+) -> None:
+    """ "How many hurricanes were there in 2005?" over 6-hourly storm observations, where
+    'hurricane' is a status: the storms seen as hurricanes, by their names (15), never the
+    212 sightings. "How many hurricane observations" still counts the rows."""
+    if tokens[:2] != ["how", "many"] or len(tokens) < 3 or set(tokens) & ROW_WORDS:
+        return
+    m = spec.measures[0] if len(spec.measures) == 1 else None
+    if m is None or m.agg != "count" or m.target is not None or spec.group_by or spec.listing:
+        return
+    observed = _observation_label(catalog, m.table)
+    counted = tokens[2]
+    kinds = {match.word.lower() for match, _ in value_filters if match.table == m.table}
+    if observed is None or counted not in kinds or stem(counted) == counted:
+        return
+    label = Target("column", m.table, observed, type="VARCHAR")
+    spec.measures = [Measure("count_distinct", m.table, label, alias=f"distinct_{observed}")]
+    spec.notes.append(f"{m.table} counted by distinct {observed} (each row is one observation)")
 
 
 def _ratio_per(tokens: list[str], span: Span, measures: list[Measure]) -> bool:
