@@ -75,6 +75,7 @@ from .rewording import (
     HAVE_VERBS,
     ages_said,
     either_of_two,
+    ended_with,
     has_dates,
     how_often,
     in_one_period,
@@ -83,6 +84,7 @@ from .rewording import (
     measure_of_a_part,
     moment_of_rows,
     names_asked,
+    new_as_issued,
     qualifier_of_a_number,
     rows_are_days,
     said_twice,
@@ -227,7 +229,8 @@ def _parse(
     tokens, having_read = _having_a_number(tokens, lexicon, catalog)
     tokens = kind_of_a_column(tokens, lexicon)
     tokens = two_word_happenings(tokens)
-    tokens = how_often(tokens, lexicon, catalog)
+    tokens = ended_with(how_often(tokens))
+    tokens = new_as_issued(tokens, catalog)
     tokens, period_read = in_one_period(tokens, catalog)
     tokens = ages_said(tokens)
     tokens = said_twice(tokens)
@@ -784,7 +787,7 @@ def _parse(
         if ratio is not None:
             # "the median price per carat": price divided by carat, a figure of each row; a
             # group for each of 273 carat weights would answer another question. Asked.
-            said = f"{_text(tokens, ratio)}"
+            said = _text(tokens, ratio)
             return _clarify(
                 f"'per {said}' reads as a ratio (one column divided by another), which I "
                 f"can't compute yet; for a group for each {said}, say 'by {said}'.",
@@ -1134,9 +1137,6 @@ def _grain_kept_as_text(spec: QuestionSpec, catalog: Catalog) -> None:
     spec.group_by.append(GroupBy(info.name, text.name, alias=text.name))
     spec.time_grain = None
     spec.notes.append(f"each {text.name} as written in the data (text, not a date)")
-
-
-# Labels a column uses for rows it could not or did not name one by one.
 
 
 def _leave_out_catch_alls(spec: QuestionSpec, catalog: Catalog) -> None:

@@ -377,28 +377,41 @@ def two_word_happenings(tokens: list[str]) -> list[str]:
 _HOW_OFTEN = frozenset({"often", "frequently", "commonly"})
 
 
-def how_often(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> list[str]:
+def how_often(tokens: list[str]) -> list[str]:
     """ "which state was polled most often", "tip least often" -> "… the most", "… the
-    fewest": how often a thing happened is how many rows it has. "ended with a tip" ->
-    "with a tip": what a row ended with, it has. "new licences" -> "licences" where nothing
-    in the data is called new (a licence counted is new when it was issued); never "New
-    York", nor where a column is (`newConstruction`)."""
-    called_new = any(
-        "new" in identifier_words(c.name) for t in catalog.tables.values() for c in t.columns
-    )
+    fewest": how often a thing happened is how many rows it has."""
     out: list[str] = []
     for i, token in enumerate(tokens):
-        before = tokens[i - 1] if i > 0 else ""
-        if token in _HOW_OFTEN and before in ("most", "least"):
-            out[-1] = "the most" if before == "most" else "the fewest"
+        if token in _HOW_OFTEN and i > 0 and tokens[i - 1] in ("most", "least"):
+            out[-1:] = ["the", "most" if tokens[i - 1] == "most" else "fewest"]
             continue
-        if token in ("ended", "ending", "ends", "end") and tokens[i + 1 : i + 2] == ["with"]:
-            continue
-        after = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if token == "new" and not called_new and after and stem(after) != after:
-            continue  # "new licences", "new students": a plural after it
         out.append(token)
-    return [w for t in out for w in t.split()]
+    return out
+
+
+def ended_with(tokens: list[str]) -> list[str]:
+    """ "rides that ended with a tip" -> "rides that with a tip": what a row ended with, it
+    has (the verb picks nothing the "with" does not)."""
+    return [
+        t
+        for i, t in enumerate(tokens)
+        if not (t in ("ended", "ending", "ends", "end") and tokens[i + 1 : i + 2] == ["with"])
+    ]
+
+
+def new_as_issued(tokens: list[str], catalog: Catalog) -> list[str]:
+    """ "new licences", "new students" -> "licences", "students" where nothing in the data
+    is called new (a licence counted is new when it was issued); only before a plural, so
+    never "New York", and never where a column is (`newConstruction`)."""
+    if "new" not in tokens or any(
+        "new" in identifier_words(c.name) for t in catalog.tables.values() for c in t.columns
+    ):
+        return tokens
+    return [
+        t
+        for i, t in enumerate(tokens)
+        if not (t == "new" and i + 1 < len(tokens) and stem(tokens[i + 1]) != tokens[i + 1])
+    ]
 
 
 _ONE_PERIOD_LEADS = (("in", "a", "single"), ("in", "a", "given"), ("in", "a"), ("in", "one"))

@@ -273,9 +273,9 @@ def _grain_exprs(
     missing = [p for p in parts if p not in have]
     if missing:
         raise Unbuildable(f"{table} has no {missing[0]} column to group by {grain}.")
-    exprs: list[tuple[str, exp.Expr]] = [(p, exp.column(p, table=table)) for p in parts]
     if grain == "decade":
         return [("decade", _decade_of(exp.column("year", table=table)))]
+    exprs: list[tuple[str, exp.Expr]] = [(p, exp.column(p, table=table)) for p in parts]
     if grain == "quarter":
         exprs.append(("quarter", _qualified("(month - 1) // 3 + 1", table)))
     return exprs
