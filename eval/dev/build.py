@@ -332,6 +332,26 @@ DATASETS: tuple[Any, ...] = (
         (Table("commodity_prices", "stevedata", "commodity_prices", dates=("date",)),),
         "World Bank monthly commodity prices 1960-2022: oil $/bbl, coffee, tea, sugar $/kg",
     ),
+    Dataset(
+        "billboard",
+        (Table("billboard", "tidyr", "billboard", dates=("date.entered",)),),
+        "317 songs on the Billboard Hot 100 in 2000: artist, track, entry date, rank in wk1-wk76",
+    ),
+    Dataset(
+        "callbacks",
+        (Table("resume", "openintro", "resume"),),
+        "4,870 fictitious resumes sent to job ads in Boston and Chicago, 2001-2002: callback 0/1",
+    ),
+    Dataset(
+        "monica",
+        (Table("monica", "DAAG", "monica"),),
+        "6,367 heart attacks in Newcastle, Australia, 1985-1993 (WHO MONICA): outcome, y/n codes",
+    ),
+    Dataset(
+        "ausprison",
+        (Table("prisonLF", "fpp2", "prisonLF", dates=("t",)),),
+        "Australian prisoners per quarter 2005-2016 by state, gender and legal status (counts)",
+    ),
 )
 
 
