@@ -114,6 +114,7 @@ class Comparison:
     value: float | int
     op_start: int  # the phrase naming the column ends right before this token...
     value_end: int = -1  # ...or starts right here, after the number ("more than 300 seats")
+    percent: bool = False  # "above 10%", "over 10 percent": the number said as a percentage
 
 
 def match_at(tokens: list[str], i: int, phrase: tuple[str, ...]) -> bool:
@@ -237,12 +238,15 @@ def find_comparisons(tokens: list[str], taken: set[int]) -> list[Comparison]:
                 and end < len(tokens)
                 and not taken & set(range(i, end + 1))
             ):
-                value = to_number(tokens[end])
+                percent = tokens[end].endswith("%")
+                value = to_number(tokens[end].rstrip("%"))
                 if value is not None:
                     scale = _SCALES.get(tokens[end + 1]) if end + 1 < len(tokens) else None
                     if scale is not None:  # "more than 1 million people"
                         value, end = value * scale, end + 1
-                    found.append(Comparison(op, value, i, end + 1))
+                    elif not percent and tokens[end + 1 : end + 2] == ["percent"]:
+                        percent, end = True, end + 1  # "over 10 percent"
+                    found.append(Comparison(op, value, i, end + 1, percent=percent))
                     taken.update(range(i, end + 1))
                     break
         else:
@@ -355,14 +359,28 @@ def find_period_list(tokens: list[str], taken: set[int]) -> TimeRange | None:
                 j += 2
                 if j + 1 < len(tokens) and tokens[j] in ("in", "for", "during"):
                     j += 1  # "in 1952 and in 2007"
+                if j + 1 < len(tokens) and tokens[j] == "the" and _list_item(tokens[j + 1]):
+                    j += 1  # "the 1970s and the 1990s"
             else:
                 break
         kinds = {_list_item(tokens[k]) for k in items}
         if len(items) < 2 or len(kinds) != 1:
             continue
         lead = i - 1 if i > 0 and tokens[i - 1] in ("in", "for", "during", "of") else i
+        lead -= 1 if lead > 0 and kinds == {"decade"} and tokens[lead - 1] == "in" else 0
         taken.update(range(lead, items[-1] + 1))
         said = " and ".join(tokens[k].title() for k in items)
+        if kinds == {"decade"}:  # every year of each decade, a row for each decade
+            starts = sorted(int(tokens[k][:4]) for k in items)
+            years = tuple(y for s in starts for y in range(s, s + 10))
+            return TimeRange(
+                f"{starts[0]:04d}-01-01",
+                f"{starts[-1] + 10:04d}-01-01",
+                said.lower(),
+                years=years,
+                each=True,
+                grain="decade",
+            )
         if kinds == {"year"}:
             years = tuple(sorted(int(tokens[k]) for k in items))
             return TimeRange(
@@ -376,6 +394,8 @@ def find_period_list(tokens: list[str], taken: set[int]) -> TimeRange | None:
 def _list_item(token: str) -> str | None:
     if _is_year(token):
         return "year"
+    if re.fullmatch(r"\d{3}0s", token):
+        return "decade"
     return "month" if token in MONTHS and token not in ("may", "mar") else None
 
 

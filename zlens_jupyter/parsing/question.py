@@ -85,6 +85,7 @@ from .rewording import (
     moment_of_rows,
     names_asked,
     new_as_issued,
+    peaked,
     qualifier_of_a_number,
     rows_are_days,
     said_twice,
@@ -222,7 +223,7 @@ def _parse(
         if not (t == "made" and i > 0 and tokens[i - 1] in value_synonyms())
     ]
     tokens, season_read = seasons(tokens, catalog)
-    tokens = when_ranked(tokens, catalog)
+    tokens = when_ranked(peaked(tokens), catalog)
     tokens, moment_read = moment_of_rows(tokens, lexicon, catalog)
     tokens, vote_read = shares_of_the_vote(tokens, lexicon)
     tokens, loss_read = losses_as_figures(tokens, lexicon)
@@ -264,10 +265,23 @@ def _parse(
     p.notes += [won.note] if won is not None else [prize_read] if prize_read else []
     p.per_people = _per_people(tokens, p.taken, lexicon)  # "murder rate per 100,000 people"
     # "what percentage / share / proportion of …": the filters pick a part of the whole.
-    shared = [i for i, t in enumerate(tokens) if t in _SHARE_WORDS]
+    shared = [
+        i
+        for i, t in enumerate(tokens)
+        if t in _SHARE_WORDS
+        # "above 10 percent": the number's unit, a comparison's, never a share asked
+        and not (t == "percent" and i > 0 and to_number(tokens[i - 1]) is not None)
+    ]
     # "survival rate": the share of the rows where `survived` is yes, of its table's rows
     rates = _rates_of_yes(tokens, lexicon, catalog)
     shared += [i for i, _ in rates]
+    # "the death rate" over `outcome` holding 'dead': the share of the rows with the value
+    said_values = {v.word.lower() for v in values or () if v.table}
+    shared += [
+        i
+        for i in range(1, len(tokens))
+        if tokens[i] in ("rate", "rates") and tokens[i - 1] in said_values and i not in shared
+    ]
     p.taken.update(shared)
     p.rate_of = [table for _, table in rates]
     p.shared = bool(shared)
@@ -328,6 +342,8 @@ def _parse(
             aggs.remove(counted)
             group_starts[at] = counted[1]
     spec.time_grain = find_time_grain(tokens, p.taken, group_starts)
+    if spec.time_range is not None and spec.time_range.grain and spec.time_grain is None:
+        spec.time_grain = spec.time_range.grain  # "the 1970s and the 1990s": one row each
     daily_at = next(
         (
             i
@@ -561,6 +577,14 @@ def _parse(
                     )
                 )
                 and s.start not in p.adjectives
+                # "who earns the most": a verb naming a number is what ranks, never a group
+                and not (
+                    s.end - s.start == 1
+                    and is_verb(tokens[s.start])
+                    and not is_noun(tokens[s.start])
+                    and all(is_numeric(t.type) for t in s.targets if t.kind == "column")
+                    and any(t.kind == "column" for t in s.targets)
+                )
                 # "which public college": a yes/no column before the noun qualifies it
                 and not (
                     any(o.start == s.end for o in spans)
@@ -902,6 +926,10 @@ def _parse(
                 )
         if column is None:
             return _clarify(f"Which numeric column should '{what}' apply to?", [])
+        if comparison.percent and not _is_rate(column.column or ""):
+            # "a savings rate above 10%" over `psavert`: its figures may be percentages
+            # (10) or fractions (0.10); nothing in its name says which, so said
+            p.notes.append(f"'{what}' read as {column.column} {comparison.op} {comparison.value}")
         spec.filters.append(
             Filter(
                 column.table,
@@ -1051,6 +1079,7 @@ def _parse(
     if at_an_end is not None:
         return at_an_end
     _choose_time_column(catalog, spec, dated_by, p.notes)
+    _people_held_in_a_tally(tokens, spec, catalog, p.notes)
     tallied = {f"each row of {t} counted as one" for t, _ in p.tallied}
     if tallied:  # "cases" read as the tally column: the rows were not counted after all
         spec.notes = [n for n in spec.notes if not n.startswith(tuple(tallied))]
@@ -1396,15 +1425,19 @@ def _choose_value_filters(
         if len(spellings) > 1 and len({_spelled(v) for v in spellings}) == 1:
             # 'Fled on Foot' stored bare and padded with spaces, 'Pot-Bellied' and 'Pot
             # Bellied', 'LUNA' and 'Luna': one value, every spelling
-            filters.append(Filter(m.table, m.column, "spellings", spellings, label=m.column))
+            filters.append(
+                Filter(m.table, m.column, "spellings", spellings, label=m.column, said=m.word)
+            )
             continue
         if m.prefix:  # "Toyota cars": the rows whose model begins with the word Toyota
-            filters.append(Filter(m.table, m.column, "starts", m.value, label=m.column))
+            filters.append(
+                Filter(m.table, m.column, "starts", m.value, label=m.column, said=m.word)
+            )
             continue
         if _listed_among_others(catalog, m):
             # "days with a thunderstorm" over `events` holding 'Rain , Thunderstorm': every
             # row listing it, never only the rows where it is alone
-            filters.append(Filter(m.table, m.column, "has", m.value, label=m.column))
+            filters.append(Filter(m.table, m.column, "has", m.value, label=m.column, said=m.word))
             continue
         same = next(
             (
@@ -1418,7 +1451,7 @@ def _choose_value_filters(
             same.value = [*(same.value if same.op == "in" else [same.value]), m.value]
             same.op = "in"
             continue
-        filters.append(Filter(m.table, m.column, "=", m.value, label=m.column))
+        filters.append(Filter(m.table, m.column, "=", m.value, label=m.column, said=m.word))
     return filters
 
 
@@ -1468,7 +1501,7 @@ def _measures(
             # "which month was the hottest on average", "how long are omnivores awake on
             # average": the phrase after the one thing measured.
             agg = next((a for s, _, a in aggs if s > 0 and p.tokens[s - 1] == "on"), None)
-        tally = _tally_of(p.catalog, span)
+        tally = _tally_of(p.catalog, span, p.tokens[span.end - 1])
         if (
             tally is not None
             and (
@@ -1604,7 +1637,11 @@ def _measures(
         elif (
             agg == "count"
             and column is not None
-            and (_holds_counts(column) or _counted_of_a_named_row(p, span, column))
+            and (
+                _holds_counts(column)
+                or _counted_of_a_named_row(p, span, column)
+                or _counts_who_were(p.tokens[span.end - 1], column)
+            )
         ):
             # "how many electoral votes does Florida have": `electoral_votes` already counts
             # them; its figures added up (one row's own, when one row is named), and said
@@ -1794,6 +1831,27 @@ def _measures(
             # so its own reading is ranked (no total or average to choose between)
             kind = "max" if superlative else "min"
             measures.append(Measure(kind, column.table, column, alias=f"{kind}_{column.column}"))
+        elif (
+            agg is None
+            and superlative is not None
+            and ranks_groups
+            and span.start in p.adjectives
+            and adjective_base(p.tokens[span.start]) not in _SIZE_ADJECTIVES
+            and time_grain is None
+            and column is not None
+            and is_numeric(column.type)
+            and not is_key(column.column or "")
+            and not _holds_counts(column)
+            and (column.column or "").lower() not in _CALENDAR_WORDS
+        ):
+            # "which month was the hottest", "the windiest city": a level said by its
+            # adjective (a temperature, a speed) does not add up; the group's mean ranks,
+            # said (its single hottest day would be another reading)
+            measures.append(Measure("avg", column.table, column, alias=f"avg_{column.column}"))
+            p.notes.append(
+                f"'{p.tokens[span.start]}' read as the {'highest' if superlative else 'lowest'}"
+                f" average {column.column} of each group"
+            )
         elif column is not None and is_numeric(column.type) and not is_key(column.column or ""):
             name = column.column
             return _clarify(
@@ -2328,6 +2386,10 @@ def _row_entity(
     last = tokens[end - 1]
     if end < len(tokens) and end in taken and stem(last) == last and is_noun(tokens[end]):
         return None  # "assistant professors": a word qualifying a value, not the rows
+    if last in people() and _tally_for_rate(
+        catalog, [Span(0, 0, (Target("table", info.name),))], []
+    ):
+        return found, info.name  # "prisoners" over rows that each hold a `count` of them
     periods = _rows_are_periods(info) and _observation_label(catalog, info.name) is None
     # ... unless a text column names the rows nearly one each (a processor's `name` beside
     # its `released` date): then each row is one thing, dated
@@ -2458,7 +2520,11 @@ _ENTITY_LEADS = (
     ("share", "of"),
     ("proportion", "of"),
     ("fraction", "of"),
+    ("count", "of"),  # "count of faculty by discipline"
 )
+# Leads that name the rows only when a word for persons follows ("the highest salary among
+# female faculty", "the average age for staff"); any other noun there is something else.
+_PEOPLE_LEADS = (("among",), ("for",))
 # "the most common class of car", "which class of car …": what the column is of is the rows,
 # in a question asking which (tried last; "each type of cigarette" counts no cigarettes)
 _WHICH_ENTITY_LEADS = (("of",),)
@@ -2474,6 +2540,14 @@ def _entity_positions(tokens: list[str], superlative_at: int | None) -> list[int
                 at += 1 if at < len(tokens) and tokens[at] in ("the", "all") else 0
                 at += 1 if at < len(tokens) and to_number(tokens[at]) is not None else 0
                 positions.append(at)  # "which 5 animals": past the ranking's N
+    for lead in _PEOPLE_LEADS:
+        positions += [
+            i + 1 + n
+            for i, t in enumerate(tokens[:-1])
+            if (t,) == lead
+            for n in (0, 1)  # "among faculty", "among female faculty"
+            if i + 1 + n < len(tokens) and tokens[i + 1 + n] in people()
+        ]
     if superlative_at is not None:
         positions.append(superlative_at + 1)
     return positions
@@ -3100,6 +3174,11 @@ def _part_of_year(tokens: list[str], taken: set[int], grain: str | None) -> bool
     return False
 
 
+# A column name that holds a year ("yronset", "birth_yr", "year_built"), never a length of
+# years ("yrs.service", "years_experience").
+_YEARISH = re.compile(r"(?:^|[^a-z])yr(?!s)|^yr|year(?!s|ly)")
+
+
 def _timeless(p: _Parse, time: TimeRange) -> bool:
     """Whether one whole year was named ("in 1986") where nothing holds a time: no date or
     calendar column in any table, and no semantic time column."""
@@ -3114,6 +3193,12 @@ def _timeless(p: _Parse, time: TimeRange) -> bool:
         for c in t.columns
     ):
         return False  # years kept in names (`total_pop_2018`): another year is asked about
+    if any(
+        is_numeric(c.type) and _YEARISH.search(c.name.lower())
+        for t in p.catalog.tables.values()
+        for c in t.columns
+    ):
+        return False  # `yronset` (85 for 1985): a year is kept, in a way not read here
     return not has_dates(p.catalog) and not any(
         _calendar_columns(p.catalog, t.name) for t in p.catalog.tables.values()
     )
@@ -3239,9 +3324,16 @@ _YES_NO = {"yes": "no", "y": "n", "true": "false"}  # stored pairs, the yes firs
 _ENUMERATED = re.compile(r"^\s*\d{1,2}\s*[.)]\s+(?=\D)")  # "1. Yes": a survey label's order
 
 
+# Answers that say nothing either way: a yes/no column may hold them too ('y', 'n', 'nk').
+_NOT_KNOWN = frozenset({"nk", "unknown", "not known", "dk", "don't know", "na", "n/a"})
+
+
 def _answers(stored: ColumnInfo) -> dict[str, str]:
-    """A column's values by their lower-case answer word: {"yes": "1. Yes", "no": "2. No"}."""
-    return {_ENUMERATED.sub("", v).lower(): v for v in stored.distinct_values}
+    """A column's values by their lower-case answer word: {"yes": "1. Yes", "no": "2. No"};
+    an answer that is not known ('nk') is neither, and left out when yes and no are there."""
+    answers = {_ENUMERATED.sub("", v).lower(): v for v in stored.distinct_values}
+    known = {k: v for k, v in answers.items() if k not in _NOT_KNOWN}
+    return known if len(known) == 2 and len(known) < len(answers) else answers
 
 
 def _yes_no_column(target: Target, catalog: Catalog) -> bool:
@@ -3288,6 +3380,8 @@ def _is_flag(stored: ColumnInfo) -> bool:
     """`is_repeated_guest`, `HasCrCard`: a number column named as a yes/no question holds
     1 for yes and 0 for no (the usual coding; the answer says which value it kept)."""
     words = identifier_words(stored.name)
+    if stored.zero_one:  # profiled: every value is 0 or 1, whatever the name says
+        return True
     return len(words) > 1 and words[0] in _FLAG_LEADS and is_numeric(stored.type)
 
 
@@ -3538,16 +3632,31 @@ def _rates_of_yes(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> list
     for i in range(1, len(tokens)):
         if tokens[i] not in ("rate", "rates"):  # "compare survival rates of …"
             continue
-        for target in lexicon.lookup(tokens[i - 1 : i]):
+        word = tokens[i - 1]
+        named = lexicon.lookup([word]) or [
+            # "callback rate" over `received_callback`: the one yes/no column the word ends
+            Target("column", t.name, c.name, type=c.type)
+            for t in catalog.tables.values()
+            for c in t.columns
+            if _ends_name(c.name, word)
+        ]
+        for target in named:
             info = catalog.table(target.table) if target.kind == "column" else None
             stored = info.column(target.column or "") if info is not None else None
             values = set(_answers(stored)) if stored is not None else set()
             if any(values == {y, n} for y, n in _YES_NO.items()) or (
-                stored is not None and stored.type.upper() == "BOOLEAN"
+                stored is not None and (stored.type.upper() == "BOOLEAN" or stored.zero_one)
             ):
                 found.append((i, target.table))
                 break
     return found
+
+
+def _ends_name(name: str, word: str) -> bool:
+    """Whether a word ends a column's name: "callback" for `received_callback` (split as
+    received, call, back), "winner" for `series_winner`."""
+    words = identifier_words(name)
+    return any("".join(words[-k:]) in (word, stem(word)) for k in (1, 2, 3))
 
 
 def _yes_no_filters(
@@ -3650,14 +3759,39 @@ def _tally_for_rate(catalog: Catalog, spans: list[Span], values: list[ValueMatch
     return Target("column", table, column, type=kind)
 
 
-def _tally_of(catalog: Catalog, span: Span) -> Target | None:
+def _people_held_in_a_tally(
+    tokens: list[str], spec: QuestionSpec, catalog: Catalog, notes: list[str]
+) -> None:
+    """ "how many women were in prison" over rows of state, gender and quarter with a
+    `count` of prisoners each: the people are that column's figures added up, never the rows
+    (16 rows of women, 3,000 women). Said. Only people: "how many states …" counts rows."""
+    counted = tokens[2] if tokens[:2] == ["how", "many"] and len(tokens) > 2 else ""
+    if counted not in people() or set(tokens) & ROW_WORDS:
+        return
+    for at, m in enumerate(spec.measures):
+        if m.agg != "count" or m.target is not None:
+            continue
+        tally = _tally_for_rate(catalog, [], [ValueMatch("", m.table, "", "")])
+        if tally is None or stem(counted) in identifier_words(m.table):
+            continue
+        spec.measures[at] = Measure("sum", m.table, tally, alias=f"sum_{tally.column}")
+        notes.append(f"'{counted}' counted by adding up {m.table}.{tally.column}")
+        prefix = f"each row of {m.table} counted as one"
+        spec.notes[:] = [n for n in spec.notes if not n.startswith(prefix)]
+        notes[:] = [n for n in notes if not n.startswith(prefix)]
+
+
+def _tally_of(catalog: Catalog, span: Span, said: str = "") -> Target | None:
     """The column that counts what a table's name says (`murders.total`), when the span names
     only the table, its name is a plural noun and exactly one numeric column of it is called
     by a tally word (`total`, `count`, `n`, ...), or else by the start of that noun (`fatal`
-    on Fatalities)."""
+    on Fatalities). People said of a table with a tally word's column are counted by it too
+    ("prisoners" over `prisonLF.count`, one row per state, gender and quarter)."""
     if len(span.targets) != 1 or span.targets[0].kind != "table":
         return None
     info = catalog.table(span.targets[0].table)
+    if info is not None and said in people() and stem(said) not in identifier_words(info.name):
+        return _tally_for_rate(catalog, [span], [])
     words = identifier_words(info.name) if info is not None else ()
     if info is None or not words or stem(words[-1]) == words[-1]:
         return None
@@ -3705,6 +3839,25 @@ def _holds_counts(column: Target) -> bool:
     if len(words) == 2 and words[1].endswith("ed") and verb_root(words[1]) is not None:
         last = words[0]  # `Individuals_Affected`: how many individuals were
     return last.endswith("s") and stem(last) != last and not last.endswith("ss")
+
+
+# Adjectives of size or amount: their superlative over groups may mean a total ("the
+# biggest month for sales"), so it is asked rather than averaged.
+_SIZE_ADJECTIVES = frozenset({"big", "large", "small", "great", "high", "low", "many", "much"})
+
+
+def _counts_who_were(said: str, column: Target) -> bool:
+    """ "how many unemployed" over a whole-number `unemploy`, "how many injured" over
+    `injured`: a participle said of people counts those who were, which such a column already
+    holds on each row (a 0/1 flag adds up to the same count)."""
+    name = column.column or ""
+    if "INT" not in column.type.upper() or is_key(name) or name.lower() in _CALENDAR_WORDS:
+        return False
+    if not said.endswith("ed") or not said.isalpha():
+        return False
+    return verb_root(said) is not None or (
+        said.startswith("un") and verb_root(said[2:]) is not None
+    )
 
 
 def _listed_among_others(catalog: Catalog, match: ValueMatch) -> bool:
@@ -4009,17 +4162,21 @@ def _of_the_whole(tokens: list[str], share_at: int, filters: list[Filter]) -> li
         f
         for f in filters
         if f.op == "="
-        and (words := question_tokens(str(f.value)))
-        and any(window[i : i + len(words)] == words for i in range(len(window)))
+        and any(
+            (words := question_tokens(said))
+            and any(window[i : i + len(words)] == words for i in range(len(window)))
+            for said in {str(f.value), f.said}
+        )
     ]
     return whole if len(whole) < len(filters) else []
 
 
 def _said_before(tokens: list[str], f: Filter, at: int | None) -> bool:
-    """Whether a filter's value was said before position `at`."""
-    words = question_tokens(str(f.value))
+    """Whether a filter's value was said before position `at` (as stored or as asked)."""
     return at is not None and any(
-        tokens[i : i + len(words)] == words for i in range(0, max(at - len(words) + 1, 0))
+        (words := question_tokens(said))
+        and any(tokens[i : i + len(words)] == words for i in range(0, max(at - len(words) + 1, 0)))
+        for said in {str(f.value), f.said}
     )
 
 

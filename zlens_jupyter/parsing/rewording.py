@@ -277,6 +277,41 @@ def moment_of_rows(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> tup
     return tokens, ""
 
 
+_PEAKS = {"peak": "highest", "peaked": "highest", "top": "highest", "bottom": "lowest"}
+_EXTREMES = {
+    "peak": "highest",
+    "high": "highest",
+    "maximum": "highest",
+    "max": "highest",
+    "low": "lowest",
+    "minimum": "lowest",
+    "min": "lowest",
+}
+
+
+def peaked(tokens: list[str]) -> list[str]:
+    """ "When did unemployment peak?" -> "when was unemployment highest"; "when did the
+    savings rate reach its lowest point" -> "… was the savings rate lowest": a verb of
+    reaching an extreme asks when the figure was at it."""
+    if tokens[:2] != ["when", "did"] or len(tokens) < 4:
+        return tokens
+    if tokens[-1] in _PEAKS:  # "when did unemployment peak"
+        return ["when", "was", *tokens[2:-1], _PEAKS[tokens[-1]]]
+    if tokens[-2:] == ["bottom", "out"]:
+        return ["when", "was", *tokens[2:-2], "lowest"]
+    for i in range(3, len(tokens) - 1):
+        if tokens[i] not in ("reach", "hit"):
+            continue
+        rest = tokens[i + 1 :]
+        rest = rest[1:] if rest[:1] in (["its"], ["a"], ["an"], ["the"], ["their"]) else rest
+        if rest[-1:] in (["point"], ["level"], ["value"]):
+            rest = rest[:-1]
+        if len(rest) == 1 and (rest[0] in _EXTREMES or superlative_direction(rest[0]) is not None):
+            extreme = _EXTREMES.get(rest[0], rest[0])
+            return ["when", "was", *tokens[2:i], extreme]
+    return tokens
+
+
 def when_ranked(tokens: list[str], catalog: Catalog) -> list[str]:
     """ "When was the savings rate at its lowest?" asks for the time of the extreme, never
     the extreme alone: read as "on which day …" where the data has dates, "in which year …"

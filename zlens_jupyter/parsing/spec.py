@@ -55,6 +55,9 @@ class Filter:
     value: Any
     label: str = ""
     is_time: bool = False
+    # The question's words that named the value ("professors" for 'Prof'): where it was said,
+    # when the stored value is spelt otherwise. Not part of what the filter keeps.
+    said: str = field(default="", compare=False)
 
 
 @dataclass
@@ -68,6 +71,7 @@ class TimeRange:
     months: tuple[int, ...] = ()  # "from June to August": several months of any year
     years: tuple[int, ...] = ()  # "in 1990 and 2010": those years only
     each: bool = False  # a list of periods ("June and September"): a row for each
+    grain: str | None = None  # "the 1970s and the 1990s": the years of each, a row per decade
 
 
 @dataclass

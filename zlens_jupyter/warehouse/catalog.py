@@ -260,6 +260,16 @@ def scan_tables(
             and 0 <= counts.get(name, -1) <= PROFILE_SAMPLE_ROWS
         },
     )
+    flags = _zero_one_columns(
+        connection,
+        {
+            name: [r.column for r in rows if is_number_type(r.type)]
+            for name, rows in grouped.items()
+            if rows[0].kind == "table"
+            and may_read(name)
+            and 0 <= counts.get(name, -1) <= PROFILE_SAMPLE_ROWS
+        },
+    )
     for name, rows in grouped.items():
         kind = rows[0].kind
         timeout = VIEW_TIMEOUT_S if kind == "view" else TABLE_TIMEOUT_S
@@ -283,7 +293,14 @@ def scan_tables(
                 budget -= len(distinct)
             low = distinct if len(distinct) <= LOW_CARDINALITY_LIMIT else ()
             columns.append(
-                ColumnInfo(r.column, r.type, r.column_comment, low, _listed(distinct, row_count))
+                ColumnInfo(
+                    r.column,
+                    r.type,
+                    r.column_comment,
+                    low,
+                    _listed(distinct, row_count),
+                    zero_one=r.column in flags.get(name, ()),
+                )
             )
         tables[name] = TableInfo(name, kind, rows[0].table_comment, row_count, tuple(columns))
     return tables, probe_values
@@ -323,12 +340,58 @@ def sample_tables(
                 budget -= len(distinct)
             low = distinct if len(distinct) <= LOW_CARDINALITY_LIMIT else ()
             columns.append(
-                ColumnInfo(c.name, c.type, c.comment, low, _listed(distinct, table.row_count))
+                ColumnInfo(
+                    c.name,
+                    c.type,
+                    c.comment,
+                    low,
+                    _listed(distinct, table.row_count),
+                    zero_one=c.zero_one,
+                )
             )
         out[table.name] = TableInfo(
             table.name, table.kind, table.comment, table.row_count, tuple(columns)
         )
     return out, probe_values, budget
+
+
+_NUMBER_TYPES = re.compile(
+    r"(U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|DOUBLE|FLOAT|REAL|DECIMAL|NUMERIC)(\(\d+(,\s*\d+)?\))?"
+)
+
+
+def is_number_type(type_name: str) -> bool:
+    return bool(_NUMBER_TYPES.fullmatch(type_name.upper().strip()))
+
+
+def _zero_one_columns(
+    connection: duckdb.DuckDBPyConnection, numbers_of: dict[str, list[str]], chunk: int = 100
+) -> dict[str, set[str]]:
+    """The number columns of each table whose every value is 0 or 1 (and that hold one),
+    in one statement per chunk of tables. A chunk that fails leaves its tables without flags:
+    they read as numbers, as before."""
+    found: dict[str, set[str]] = {}
+    names = [n for n, cols in numbers_of.items() if cols]
+    for start in range(0, len(names), chunk):
+        part = names[start : start + chunk]
+        rows = fetch_best_effort(
+            connection,
+            " UNION ALL ".join(
+                f"SELECT {i} AS i, [{', '.join(_only_zero_one(c) for c in numbers_of[n])}] AS f "
+                f"FROM {quote_identifier(n)}"
+                for i, n in enumerate(part)
+            ),
+            timeout_s=TABLE_TIMEOUT_S,
+        )
+        for i, flags in rows or ():
+            columns = numbers_of[part[i]]
+            found[part[i]] = {c for c, f in zip(columns, flags or (), strict=True) if f}
+    return found
+
+
+def _only_zero_one(column: str) -> str:
+    quoted = quote_identifier(column)
+    return f"coalesce(bool_and({quoted} IN (0, 1)) AND max({quoted}) = 1, false)"
 
 
 def _listed(distinct: tuple[str, ...], row_count: int) -> int:

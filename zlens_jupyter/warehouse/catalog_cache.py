@@ -25,7 +25,7 @@ from zlens_jupyter.warehouse.catalog import ColumnValues, KeyConstraint
 from zlens_jupyter.warehouse.models import ColumnInfo, TableInfo
 
 CACHE_ENV_VAR = "ZLENS_CACHE_DIR"  # the same folder the sample database is built in
-FORMAT = 3  # bump when what a profile holds changes
+FORMAT = 4  # bump when what a profile holds changes
 
 
 @dataclass
@@ -42,7 +42,7 @@ class Profile:
     unsampled: set[str] = field(default_factory=set)
     # Uniqueness of several columns together (composite join keys): (table, columns) ->
     # unique. Written under its own name, so an entry from before it existed still loads
-    # (with none checked yet) and the format stays FORMAT 3.
+    # (with none checked yet); it came without a format bump.
     composite_uniqueness: dict[tuple[str, tuple[str, ...]], bool] = field(default_factory=dict)
 
 
@@ -104,7 +104,7 @@ def save_profile(key: str, profile: Profile) -> None:
 
 
 def _column(c: ColumnInfo) -> tuple[Any, ...]:
-    return (c.name, c.type, c.comment, list(c.distinct_values), c.distinct_count)
+    return (c.name, c.type, c.comment, list(c.distinct_values), c.distinct_count, c.zero_one)
 
 
 def _profile_from(data: dict[str, Any]) -> Profile:
@@ -115,7 +115,8 @@ def _profile_from(data: dict[str, Any]) -> Profile:
             comment,
             int(rows),
             tuple(
-                ColumnInfo(n, ty, cm, tuple(vals), int(count)) for n, ty, cm, vals, count in columns
+                ColumnInfo(n, ty, cm, tuple(vals), int(count), zero_one=bool(flag))
+                for n, ty, cm, vals, count, flag in columns
             ),
         )
         for name, kind, comment, rows, columns in data["tables"]

@@ -34,6 +34,10 @@ class ColumnInfo:
     # A text column read as dates ('%m/%d/%Y %H:%M:%S'; see text_dates): its `type` is then
     # the date's, and SQL reads it through try_strptime with this format.
     date_format: str = ""
+    # A number column whose every value is 0 or 1 (`received_callback`, `series_winner`): a
+    # yes/no flag, whatever its name, so "the callback rate" is its mean and "how many got a
+    # callback" counts its 1s. Measured when the table was profiled (False when not).
+    zero_one: bool = False
 
 
 @dataclass(frozen=True)
