@@ -873,6 +873,43 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Austin', 2010, 2, 120, 190000), ('Waco', 2010, 1, 40, 90000),
               ('Waco', 2010, 2, 45, 95000), ('Austin', 2011, 1, 130, 210000);
         """,
+        # faculty pay: ranks, a 0/1 outcome named as no flag, a not-known answer
+        "paybook": """
+            CREATE TABLE pay (rank VARCHAR, sex VARCHAR, salary BIGINT, service BIGINT,
+                              promoted BIGINT, tenure VARCHAR);
+            INSERT INTO pay VALUES
+              ('Prof', 'Female', 120000, 20, 1, 'y'), ('Prof', 'Male', 150000, 25, 1, 'y'),
+              ('Prof', 'Male', 140000, 30, 0, 'nk'), ('Prof', 'Male', 135000, 18, 1, 'n'),
+              ('AsstProf', 'Female', 80000, 3, 0, 'n'), ('AsstProf', 'Male', 82000, 2, 1, 'y'),
+              ('AsstProf', 'Female', 79000, 4, 0, 'nk');
+        """,
+        # a monthly economy: a count of people, a rate, no rate in its name
+        "economy": """
+            CREATE TABLE economy (date DATE, unemploy BIGINT, psavert DOUBLE);
+            INSERT INTO economy SELECT DATE '1970-01-01' + INTERVAL (i) MONTH,
+              1000 + (i * 37) % 500, 2 + (i * 13) % 150 / 10.0 FROM range(480) t(i);
+        """,
+        # prisoners held: each row a state, a sex and a quarter, with a count of them
+        "prisons": """
+            CREATE TABLE prison_stock (state VARCHAR, gender VARCHAR, t DATE, count BIGINT);
+            INSERT INTO prison_stock SELECT s, g, DATE '2015-03-01' + INTERVAL (3 * q) MONTH,
+              100 + q * 10 + (CASE s WHEN 'QLD' THEN 500 ELSE 0 END)
+                + (CASE g WHEN 'Male' THEN 900 ELSE 0 END)
+              FROM (VALUES ('NSW'), ('QLD')) a(s), (VALUES ('Female'), ('Male')) b(g),
+                   range(8) r(q);
+        """,
+        # one reading a day per city: levels, which never add up
+        "climate": """
+            CREATE TABLE climate (city VARCHAR, day BIGINT, temp DOUBLE, wind DOUBLE);
+            INSERT INTO climate SELECT CASE WHEN i % 3 = 0 THEN 'Lima' ELSE 'Oslo' END, i,
+              10 + (i * 7) % 25, (i * 5) % 17 FROM range(60) t(i);
+        """,
+        # a register of heart attacks with a two-digit onset year nothing here reads
+        "register": """
+            CREATE TABLE register (outcome VARCHAR, smoker VARCHAR, yronset BIGINT);
+            INSERT INTO register VALUES ('dead', 'y', 85), ('live', 'y', 86), ('live', 'n', 85),
+              ('dead', 'n', 90), ('live', 'n', 91), ('dead', 'y', 92);
+        """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
             INSERT INTO city_sales VALUES
@@ -2492,6 +2529,73 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "How many different sources are in the data?",
             "SELECT COUNT(DISTINCT source) FROM mayor_tweets",
         ),
+        # the whole a share is of is said first, in its own words ("professors": Prof)
+        (
+            "paybook",
+            "What percentage of professors are women?",
+            "SELECT ROUND(100.0 * COUNT(*) FILTER (WHERE sex = 'Female') / COUNT(*), 2) "
+            "FROM pay WHERE rank = 'Prof'",
+        ),
+        # a 0/1 column is a yes/no flag whatever its name: its rate is its share of 1s
+        (
+            "paybook",
+            "What is the promoted rate by rank?",
+            "SELECT rank, ROUND(100.0 * AVG(promoted), 2) FROM pay GROUP BY rank",
+        ),
+        (
+            "paybook",
+            "How many women were promoted?",
+            "SELECT COUNT(*) FROM pay WHERE sex = 'Female' AND promoted = 1",
+        ),
+        # a yes/no column that also says 'not known' is still yes/no
+        (
+            "paybook",
+            "How many men have tenure?",
+            "SELECT COUNT(*) FROM pay WHERE sex = 'Male' AND tenure = 'y'",
+        ),
+        # a verb naming a number ranks the rows, never groups by the number
+        (
+            "paybook",
+            "Which professor earns the most?",
+            "SELECT * FROM pay WHERE rank = 'Prof' ORDER BY salary DESC LIMIT 1",
+        ),
+        # two figures of one column said together; a range is both ends
+        (
+            "paybook",
+            "What are the minimum and maximum salary by rank?",
+            "SELECT rank, MIN(salary), MAX(salary) FROM pay GROUP BY rank",
+        ),
+        (
+            "paybook",
+            "What is the salary range for assistant professors?",
+            "SELECT MIN(salary), MAX(salary) FROM pay WHERE rank = 'AsstProf'",
+        ),
+        # a level ranked by its adjective over groups: the mean (said, above)
+        (
+            "climate",
+            "Which city was the windiest?",
+            "SELECT city, ROUND(AVG(wind), 2) AS w FROM climate GROUP BY city "
+            "ORDER BY w DESC LIMIT 1",
+        ),
+        # decades listed side by side, a row each
+        (
+            "economy",
+            "Average psavert in the 1970s and the 1990s",
+            "SELECT year(date) // 10 * 10, ROUND(AVG(psavert), 2) FROM economy "
+            "WHERE year(date) // 10 * 10 IN (1970, 1990) GROUP BY 1",
+        ),
+        # a participle said of people over a whole-number column named for it: its figure
+        (
+            "economy",
+            "How many unemployed were there in March 1990?",
+            "SELECT SUM(unemploy) FROM economy WHERE date = DATE '1990-03-01'",
+        ),
+        # "peak": when the figure was highest
+        (
+            "economy",
+            "When did unemployment peak?",
+            "SELECT CAST(date AS VARCHAR), unemploy FROM economy ORDER BY unemploy DESC, date LIMIT 1",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:
@@ -2676,6 +2780,14 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
         ),
         # the latest of the rows is when the last was made
         ("posts", "When was the latest tweet?", "'latest tweet' read as the latest created_at"),
+        # a percentage said of a column whose name says no unit: 10 may be 0.10
+        ("economy", "How many months had a psavert above 10%?", "psavert > 10"),
+        # people over rows that each hold a count of them: the count, added up
+        ("prisons", "How many women were in prison in March 2015?", "counted by adding up"),
+        # a level ranked over groups by its adjective: the mean, said
+        ("climate", "Which city is the hottest?", "'hottest' read as the highest average"),
+        # "how does X vary by Y" with no figure named: the mean, said
+        ("paybook", "How does salary vary by rank?", "read as the average salary"),
     ],
 )
 def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
@@ -2762,6 +2874,10 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("strikes", "Which airport had the most bird strikes?"),
         # "how much" asks an amount: a count of rows is none ('Pay' begins no title here)
         ("artworks", "How much did the gallery pay for its Damien Hirst works?"),
+        # "who" with nothing that names a person: asked, never the most common salary
+        ("paybook", "Who earns the most?"),
+        # a year asked of a table whose year column is kept in a way not read here
+        ("register", "How many patients died in 1990?"),
     ],
 )
 def test_shapes_that_stay_open_are_asked(harbour, db: str, question: str) -> None:

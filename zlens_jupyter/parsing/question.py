@@ -85,6 +85,7 @@ from .rewording import (
     moment_of_rows,
     names_asked,
     new_as_issued,
+    paired_figures,
     peaked,
     qualifier_of_a_number,
     rows_are_days,
@@ -94,6 +95,7 @@ from .rewording import (
     stored_as_none,
     things_sold,
     two_word_happenings,
+    varies_with,
     when_ranked,
 )
 from .row_answers import asks_when, one_of_a_kind_ranked, says_when, value_at_a_time_end
@@ -234,6 +236,8 @@ def _parse(
     tokens = new_as_issued(tokens, catalog)
     tokens, period_read = in_one_period(tokens, catalog)
     tokens = ages_said(tokens)
+    tokens, vary_read = varies_with(tokens)
+    tokens, range_read = paired_figures(tokens, lexicon)
     tokens = said_twice(tokens)
     tokens = measure_of_a_part(tokens, lexicon)
     tokens, sold_read = things_sold(tokens, lexicon)
@@ -260,6 +264,8 @@ def _parse(
         *(season_read, vote_read, loss_read, having_read, qualifier_read, sold_read),
         moment_read,
         period_read,
+        range_read,
+        vary_read,
     )
     p.notes += [n for n in readings if n]
     p.notes += [won.note] if won is not None else [prize_read] if prize_read else []
@@ -280,7 +286,10 @@ def _parse(
     shared += [
         i
         for i in range(1, len(tokens))
-        if tokens[i] in ("rate", "rates") and tokens[i - 1] in said_values and i not in shared
+        if tokens[i] in ("rate", "rates")
+        and tokens[i - 1] in said_values
+        and i not in shared
+        and tokens[i + 1 : i + 2] != ["per"]  # "the measles rate per 100,000 people"
     ]
     p.taken.update(shared)
     p.rate_of = [table for _, table in rates]
@@ -388,7 +397,17 @@ def _parse(
     for span in spans:
         p.taken.update(range(span.start, span.end))
     p.notes += _average_of_a_range(tokens, spans, catalog)
-    named_share = [i for i in shared if any(s.end == i and _names_number(s) for s in spans)]
+    named_share = [
+        i
+        for i in shared
+        if any(
+            s.end == i
+            and _names_number(s)
+            # "the callback rate" over a 0/1 `received_callback`: a share of its 1s
+            and not any(_yes_no_column(t, catalog) for t in s.targets)
+            for s in spans
+        )
+    ]
     if named_share:
         # "the average remain share of online polls": a column's own noun (`remain` holds
         # shares), not a share of a total

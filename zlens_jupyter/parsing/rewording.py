@@ -312,6 +312,95 @@ def peaked(tokens: list[str]) -> list[str]:
     return tokens
 
 
+_PAIRED_ENDS = {
+    "minimum": "minimum",
+    "min": "minimum",
+    "lowest": "minimum",
+    "smallest": "minimum",
+    "maximum": "maximum",
+    "max": "maximum",
+    "highest": "maximum",
+    "largest": "maximum",
+    "average": "average",
+    "mean": "average",
+    "median": "median",
+    "total": "total",
+}
+
+
+def paired_figures(tokens: list[str], lexicon: Lexicon) -> tuple[list[str], str]:
+    """ "the minimum and maximum salary" -> "the minimum salary and maximum salary": two
+    figures of one column said together, each its own; "the salary range", "the range of
+    salaries" -> the lowest and the highest, said."""
+    for i in range(len(tokens) - 3):
+        first, join, second = tokens[i : i + 3]
+        if join not in ("and", "or") or first not in _PAIRED_ENDS or second not in _PAIRED_ENDS:
+            continue
+        if _PAIRED_ENDS[first] == _PAIRED_ENDS[second]:
+            continue
+        size = _column_said(tokens, i + 3, lexicon)
+        if size:
+            named = tokens[i + 3 : i + 3 + size]
+            pair = [_PAIRED_ENDS[first], *named, "and", _PAIRED_ENDS[second], *named]
+            return [*tokens[:i], *pair, *tokens[i + 3 + size :]], ""
+    for i, word in enumerate(tokens):
+        if word != "range" or (i > 0 and tokens[i - 1] in ("interquartile", "age")):
+            continue
+        after = i + 2 if tokens[i + 1 : i + 2] == ["of"] else 0
+        size = _column_said(tokens, after, lexicon) if after else 0
+        start, end = (after, after + size) if size else (0, 0)
+        if not size:  # "the salary range": the column's name before the word
+            size = next(
+                (n for n in (3, 2, 1) if i - n >= 0 and _column_said(tokens, i - n, lexicon) == n),
+                0,
+            )
+            start, end = i - size, i
+        if size:
+            named = tokens[start:end]
+            pair = ["minimum", *named, "and", "maximum", *named]
+            head, tail = min(start, i), max(end, i + 1)
+            said = f"'{' '.join(tokens[head:tail])}' read as the lowest and the highest"
+            return [*tokens[:head], *pair, *tokens[tail:]], said
+    return tokens, ""
+
+
+def _column_said(tokens: list[str], at: int, lexicon: Lexicon) -> int:
+    """How many words from `at` name one numeric column (3, 2 or 1), else 0."""
+    for size in (3, 2, 1):
+        named = lexicon.lookup(tokens[at : at + size]) if at + size <= len(tokens) else []
+        if any(t.kind in ("column", "metric") and is_numeric(t.type or "") for t in named):
+            return size
+    return 0
+
+
+_VARIES = frozenset({"vary", "varies", "differ", "differs", "change", "changes"})
+
+
+def varies_with(tokens: list[str]) -> tuple[list[str], str]:
+    """ "How does average salary vary with years of service?" -> "average salary by years of
+    service": a figure said to vary with, by or across something is grouped by it."""
+    if tokens[:2] not in (["how", "does"], ["how", "do"], ["how", "did"]):
+        return tokens, ""
+    for i in range(3, len(tokens) - 2):
+        if tokens[i] in _VARIES and tokens[i + 1] in ("with", "by", "across", "between"):
+            rest = tokens[i + 2 :]
+            if tokens[i + 1] == "between" and not any(w.isalpha() for w in rest[:1]):
+                return tokens, ""  # "change between 1970 and 2010": two times, no grouping
+            figure = tokens[2:i]
+            if set(figure) & _FIGURE_WORDS:
+                return [*figure, "by", *rest], ""
+            # "how does salary vary by rank": how it varies is told by its mean, said
+            said = f"'{' '.join(figure)} {tokens[i]}' read as the average {' '.join(figure)}"
+            return ["average", *figure, "by", *rest], said
+    return tokens, ""
+
+
+_FIGURE_WORDS = frozenset(
+    {"average", "mean", "median", "total", "sum", "number", "count", "maximum", "minimum"}
+    | {"share", "percentage", "proportion", "rate", "many", "much"}
+)
+
+
 def when_ranked(tokens: list[str], catalog: Catalog) -> list[str]:
     """ "When was the savings rate at its lowest?" asks for the time of the extreme, never
     the extreme alone: read as "on which day …" where the data has dates, "in which year …"
