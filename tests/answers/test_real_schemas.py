@@ -2594,7 +2594,8 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         (
             "economy",
             "When did unemployment peak?",
-            "SELECT CAST(date AS VARCHAR), unemploy FROM economy ORDER BY unemploy DESC, date LIMIT 1",
+            "SELECT CAST(date AS VARCHAR), unemploy FROM economy "
+            "ORDER BY unemploy DESC, date LIMIT 1",
         ),
     ],
 )
