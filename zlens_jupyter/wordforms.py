@@ -212,6 +212,11 @@ def is_english(word: str) -> bool:
 
 
 @cache
+def is_adjective(word: str) -> bool:
+    """A word English uses as an adjective ("automatic", "home"), whatever else it is."""
+    return "ADJ" in _lemmas(word.lower())
+
+
 def is_noun(word: str) -> bool:
     """Whether the English tables read the word as a noun."""
     return "NOUN" in _lemmas(word.lower())

@@ -29,6 +29,7 @@ from ..vocabulary import (
 from ..warehouse import Catalog, ColumnInfo, TableInfo, ValueMatch
 from ..wordforms import (
     adjective_base,
+    is_adjective,
     doer_of,
     is_english,
     is_noun,
@@ -2381,6 +2382,16 @@ def _row_entity(
     for start in _entity_positions(tokens, ranked_at):
         if start in taken and start + 1 < len(tokens) and start + 1 not in taken:
             start += 1  # "any AMD processor": past the value that qualifies the noun
+        elif (
+            start + 1 < len(tokens)
+            and start + 1 not in taken
+            and is_adjective(tokens[start])
+            and _noun(tokens[start + 1])
+            and stem(tokens[start + 1]) != tokens[start + 1]
+        ):
+            # "automatic cars": the rows are the cars; the kind, which nothing here holds,
+            # stays unexplained and is asked about
+            start += 1
         end = start
         while end < len(tokens) and end - start < 2 and end not in taken and _noun(tokens[end]):
             if end > start and tokens[end] in GLUE_WORDS:
