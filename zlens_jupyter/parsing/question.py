@@ -29,8 +29,8 @@ from ..vocabulary import (
 from ..warehouse import Catalog, ColumnInfo, TableInfo, ValueMatch
 from ..wordforms import (
     adjective_base,
-    is_adjective,
     doer_of,
+    is_adjective,
     is_english,
     is_noun,
     is_unknown,
