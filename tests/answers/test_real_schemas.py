@@ -2875,6 +2875,9 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("strikes", "Which airport had the most bird strikes?"),
         # "how much" asks an amount: a count of rows is none ('Pay' begins no title here)
         ("artworks", "How much did the gallery pay for its Damien Hirst works?"),
+        # a superlative naming its own column ("heaviest": the weight) never ranks by another
+        ("fleet", "What is the heaviest ship's length?"),
+        ("fleet", "What is the length of the heaviest ship?"),
         # "who" with nothing that names a person: asked, never the most common salary
         ("paybook", "Who earns the most?"),
         # a year asked of a table whose year column is kept in a way not read here

@@ -88,6 +88,7 @@ from .rewording import (
     new_as_issued,
     paired_figures,
     peaked,
+    per_day_said,
     qualifier_of_a_number,
     rows_are_days,
     said_twice,
@@ -196,6 +197,19 @@ def parse_question(
         said = " ".join(frame.by_groupings[0])
         result = _clarify(f"I couldn't group by '{said}': which column is it?", [])
     spec = result.spec
+    ranked_elsewhere = (
+        _superlative_left_out(question_tokens(question), spec, lexicon) if spec else None
+    )
+    if ranked_elsewhere is not None:
+        # "the heaviest diamond's price" answered with the highest price ranked by price,
+        # not weight: a superlative naming a column the answer never used is asked about
+        result = _clarify(
+            f"'{ranked_elsewhere[0]}' ranks by {ranked_elsewhere[1]}, which this answer did not "
+            f"use: ask for the {ranked_elsewhere[1]} and the other figure by name, e.g. 'the "
+            "row with the highest …'.",
+            [],
+        )
+    spec = result.spec
     if spec is not None and asks_when(frame.tokens) and not says_when(spec):
         # "when was the hottest day" answered with the temperature alone would be a figure
         # for another question: a time the data cannot give is asked about
@@ -236,7 +250,7 @@ def _parse(
     tokens = ended_with(how_often(tokens))
     tokens = new_as_issued(tokens, catalog)
     tokens, period_read = in_one_period(tokens, catalog)
-    tokens = ages_said(tokens)
+    tokens = per_day_said(ages_said(tokens))
     tokens, vary_read = varies_with(tokens)
     tokens, range_read = paired_figures(tokens, lexicon)
     tokens = said_twice(tokens)
@@ -2294,6 +2308,52 @@ def _adjective_spans(
     for span in found:
         taken.update(range(span.start, span.end))
     return found
+
+
+def _superlative_left_out(
+    tokens: list[str], spec: QuestionSpec, lex: Lexicon
+) -> tuple[str, str] | None:
+    """A superlative adjective that names a column of its own ("heaviest" the weight, "most
+    expensive" the price) where the answer used neither it nor anything it names: the rows
+    were ranked by another figure. (The adjective's word, its column), else None."""
+    figures = [m for m in spec.measures if m.target is not None and m.target.column]
+    if not figures:
+        return None
+    used = {(m.table.lower(), (m.target.column or "").lower()) for m in figures if m.target}
+    used |= {(g.table.lower(), (g.column or "").lower()) for g in spec.group_by}
+    used |= {(f.table.lower(), f.column.lower()) for f in spec.filters + spec.share_of}
+    for i, word in enumerate(tokens):
+        if (
+            superlative_direction(word) is None
+            or word in _RANK_ONLY
+            and word
+            not in (
+                "most",
+                "least",
+            )
+        ):
+            continue
+        at = i + 1 if word in ("most", "least") else i
+        if at >= len(tokens) or (at != i and not is_adjective(tokens[at])):
+            continue  # "the most sales": a noun, named as itself
+        base = adjective_base(tokens[at]) or stem(tokens[at])
+        following = tokens[at + 1 : at + 2]
+        modified = [
+            t
+            for words in (following, [base, *following], [*following, base])
+            if following
+            for t in lex.lookup(words)
+        ]
+        if {(t.table.lower(), (t.column or "").lower()) for t in modified} & used:
+            continue  # "the heaviest brain": the brain weight the answer ranked by
+        named = {
+            (t.table.lower(), (t.column or "").lower()): t.column or ""
+            for s in _named_by_adjective(tokens, at, lex)
+            for t in s.targets
+        }
+        if named and not set(named) & used:
+            return tokens[at], next(iter(named.values()))
+    return None
 
 
 def _calendar_span_at(spans: list[Span], at: int) -> bool:

@@ -401,6 +401,22 @@ _FIGURE_WORDS = frozenset(
 )
 
 
+_TIME_UNITS = frozenset({"hours", "hour", "minutes", "minute", "hrs", "hr", "mins"})
+
+
+def per_day_said(tokens: list[str]) -> list[str]:
+    """ "sleep more than 15 hours a day" -> "… 15 hours": hours said per day of a figure
+    already kept per day; the "a day" adds no condition."""
+    for i in range(1, len(tokens) - 2):
+        if (
+            to_number(tokens[i - 1]) is not None
+            and tokens[i] in _TIME_UNITS
+            and tokens[i + 1 : i + 3] in (["a", "day"], ["per", "day"], ["each", "day"])
+        ):
+            return [*tokens[: i + 1], *tokens[i + 3 :]]
+    return tokens
+
+
 def when_ranked(tokens: list[str], catalog: Catalog) -> list[str]:
     """ "When was the savings rate at its lowest?" asks for the time of the extreme, never
     the extreme alone: read as "on which day …" where the data has dates, "in which year …"
