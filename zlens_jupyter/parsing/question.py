@@ -2323,15 +2323,8 @@ def _superlative_left_out(
     used |= {(g.table.lower(), (g.column or "").lower()) for g in spec.group_by}
     used |= {(f.table.lower(), f.column.lower()) for f in spec.filters + spec.share_of}
     for i, word in enumerate(tokens):
-        if (
-            superlative_direction(word) is None
-            or word in _RANK_ONLY
-            and word
-            not in (
-                "most",
-                "least",
-            )
-        ):
+        ranks_only = word in _RANK_ONLY and word not in ("most", "least")
+        if superlative_direction(word) is None or ranks_only:
             continue
         at = i + 1 if word in ("most", "least") else i
         if at >= len(tokens) or (at != i and not is_adjective(tokens[at])):
