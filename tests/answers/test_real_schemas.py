@@ -875,9 +875,9 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         """,
         # faculty pay: ranks, a 0/1 outcome named as no flag, a not-known answer
         "paybook": """
-            CREATE TABLE pay (rank VARCHAR, sex VARCHAR, salary BIGINT, service BIGINT,
+            CREATE TABLE staff (rank VARCHAR, sex VARCHAR, salary BIGINT, service BIGINT,
                               promoted BIGINT, tenure VARCHAR);
-            INSERT INTO pay VALUES
+            INSERT INTO staff VALUES
               ('Prof', 'Female', 120000, 20, 1, 'y'), ('Prof', 'Male', 150000, 25, 1, 'y'),
               ('Prof', 'Male', 140000, 30, 0, 'nk'), ('Prof', 'Male', 135000, 18, 1, 'n'),
               ('AsstProf', 'Female', 80000, 3, 0, 'n'), ('AsstProf', 'Male', 82000, 2, 1, 'y'),
@@ -2534,41 +2534,41 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "paybook",
             "What percentage of professors are women?",
             "SELECT ROUND(100.0 * COUNT(*) FILTER (WHERE sex = 'Female') / COUNT(*), 2) "
-            "FROM pay WHERE rank = 'Prof'",
+            "FROM staff WHERE rank = 'Prof'",
         ),
         # a 0/1 column is a yes/no flag whatever its name: its rate is its share of 1s
         (
             "paybook",
             "What is the promoted rate by rank?",
-            "SELECT rank, ROUND(100.0 * AVG(promoted), 2) FROM pay GROUP BY rank",
+            "SELECT rank, ROUND(100.0 * AVG(promoted), 2) FROM staff GROUP BY rank",
         ),
         (
             "paybook",
             "How many women were promoted?",
-            "SELECT COUNT(*) FROM pay WHERE sex = 'Female' AND promoted = 1",
+            "SELECT COUNT(*) FROM staff WHERE sex = 'Female' AND promoted = 1",
         ),
         # a yes/no column that also says 'not known' is still yes/no
         (
             "paybook",
             "How many men have tenure?",
-            "SELECT COUNT(*) FROM pay WHERE sex = 'Male' AND tenure = 'y'",
+            "SELECT COUNT(*) FROM staff WHERE sex = 'Male' AND tenure = 'y'",
         ),
         # a verb naming a number ranks the rows, never groups by the number
         (
             "paybook",
             "Which professor earns the most?",
-            "SELECT * FROM pay WHERE rank = 'Prof' ORDER BY salary DESC LIMIT 1",
+            "SELECT * FROM staff WHERE rank = 'Prof' ORDER BY salary DESC LIMIT 1",
         ),
         # two figures of one column said together; a range is both ends
         (
             "paybook",
             "What are the minimum and maximum salary by rank?",
-            "SELECT rank, MIN(salary), MAX(salary) FROM pay GROUP BY rank",
+            "SELECT rank, MIN(salary), MAX(salary) FROM staff GROUP BY rank",
         ),
         (
             "paybook",
             "What is the salary range for assistant professors?",
-            "SELECT MIN(salary), MAX(salary) FROM pay WHERE rank = 'AsstProf'",
+            "SELECT MIN(salary), MAX(salary) FROM staff WHERE rank = 'AsstProf'",
         ),
         # a level ranked by its adjective over groups: the mean (said, above)
         (
@@ -2787,6 +2787,12 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
         ("prisons", "How many women were in prison in March 2015?", "counted by adding up"),
         # a level ranked over groups by its adjective: the mean, said
         ("climate", "Which city is the hottest?", "'hottest' read as the highest average"),
+        # one figure of the row a superlative picks: that row, never two separate maxima
+        (
+            "paybook",
+            "How much service does the highest paid professor have?",
+            "read as the row with the highest salary",
+        ),
         # "how does X vary by Y" with no figure named: the mean, said
         ("paybook", "How does salary vary by rank?", "read as the average salary"),
     ],

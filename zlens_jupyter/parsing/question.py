@@ -197,6 +197,9 @@ def parse_question(
         said = " ".join(frame.by_groupings[0])
         result = _clarify(f"I couldn't group by '{said}': which column is it?", [])
     spec = result.spec
+    if spec is not None:
+        _one_ranked_row(question_tokens(question), spec, lexicon)
+        _ranked_by_a_participle(question_tokens(question), spec, lexicon)
     ranked_elsewhere = (
         _superlative_left_out(question_tokens(question), spec, lexicon) if spec else None
     )
@@ -2308,6 +2311,74 @@ def _adjective_spans(
     for span in found:
         taken.update(range(span.start, span.end))
     return found
+
+
+def _ranked_by_a_participle(tokens: list[str], spec: QuestionSpec, lex: Lexicon) -> None:
+    """ "How much service does the highest paid professor have?": "highest paid" ranks the
+    rows by the pay the participle names, and the figure asked is that row's; never the
+    highest service. Read as that row, shown whole; said."""
+    if len(spec.measures) != 1 or spec.group_by or spec.listing or spec.limit is not None:
+        return
+    m = spec.measures[0]
+    if m.agg not in ("max", "min") or m.target is None or spec.time_grain or spec.share_of:
+        return
+    for i in range(len(tokens) - 1):
+        if tokens[i] not in _RANK_ONLY or not (
+            is_verb(tokens[i + 1]) or is_adjective(tokens[i + 1])
+        ):
+            continue
+        named = [
+            t
+            for t in lex.lookup(tokens[i + 1 : i + 2])
+            if t.kind == "column" and is_numeric(t.type)
+        ]
+        if len(named) != 1 or named[0].column == m.target.column:
+            continue
+        by = named[0]
+        desc = bool(superlative_direction(tokens[i]))
+        spec.measures = [Measure("max" if desc else "min", by.table, by, alias=by.column or "")]
+        spec.listing, spec.limit, spec.order_desc = True, 1, desc
+        spec.notes.append(
+            f"read as the row with the {'highest' if desc else 'lowest'} {by.column}, its "
+            f"{m.target.column} among its columns"
+        )
+        return
+
+
+def _one_ranked_row(tokens: list[str], spec: QuestionSpec, lex: Lexicon) -> None:
+    """ "How many years of service does the highest paid professor have?": one figure asked
+    of the row a superlative picks, never the largest salary beside a count of service
+    lengths. Read as that row, shown whole, ranked by the superlative's column; said."""
+    if len(spec.measures) != 2 or spec.group_by or spec.listing or spec.limit is not None:
+        return
+    if "and" in tokens or spec.time_grain or spec.share_of:
+        return
+    ranked = [m for m in spec.measures if m.agg in ("max", "min") and m.target is not None]
+    if len(ranked) == 2:  # "the highest paid professor's service": the pay ranks
+        for i in range(len(tokens) - 1):
+            if superlative_direction(tokens[i]) is None:
+                continue
+            named = {t.column for t in lex.lookup(tokens[i + 1 : i + 2]) if t.kind == "column"}
+            picked = [m for m in ranked if m.target is not None and m.target.column in named]
+            if len(picked) == 1:
+                ranked = picked
+                break
+    if len(ranked) != 1:
+        return
+    by = ranked[0]
+    other = next(m for m in spec.measures if m is not by)
+    if other.target is None or other.target.column == (by.target.column if by.target else None):
+        return
+    if not any(superlative_direction(t) is not None for t in tokens):
+        return
+    column = by.target.column if by.target else ""
+    spec.measures = [by]
+    spec.listing, spec.limit, spec.order_desc = True, 1, by.agg == "max"
+    spec.notes = [n for n in spec.notes if not n.startswith("counted the distinct values of")]
+    spec.notes.append(
+        f"read as the row with the {'highest' if by.agg == 'max' else 'lowest'} {column},"
+        f" its {other.target.column} among its columns"
+    )
 
 
 def _superlative_left_out(
