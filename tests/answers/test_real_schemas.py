@@ -2577,6 +2577,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT city, ROUND(AVG(wind), 2) AS w FROM climate GROUP BY city "
             "ORDER BY w DESC LIMIT 1",
         ),
+        # a difference between two values said: the first's figure minus the second's
+        (
+            "paybook",
+            "What is the difference between the average salary of men and women?",
+            "SELECT ROUND(AVG(salary) FILTER (WHERE sex = 'Male') - AVG(salary) FILTER "
+            "(WHERE sex = 'Female'), 2) FROM staff",
+        ),
+        (
+            "paybook",
+            "What is the standard deviation of salary?",
+            "SELECT ROUND(STDDEV_SAMP(salary), 2) FROM staff",
+        ),
         # decades listed side by side, a row each
         (
             "economy",
@@ -2884,6 +2896,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         # a superlative naming its own column ("heaviest": the weight) never ranks by another
         ("fleet", "What is the heaviest ship's length?"),
         ("fleet", "What is the length of the heaviest ship?"),
+        # a difference with no two values to take it between
+        ("paybook", "What is the salary gap?"),
         # "who" with nothing that names a person: asked, never the most common salary
         ("paybook", "Who earns the most?"),
         # a year asked of a table whose year column is kept in a way not read here

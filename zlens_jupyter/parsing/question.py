@@ -228,7 +228,7 @@ def _parse(
     semantic: SemanticModel | None,
     values: list[ValueMatch] | None,
 ) -> ParseResult:
-    tokens = question_tokens(question)
+    tokens, gap_asked = _difference_asked(question_tokens(question))
     converted = _unit_to_convert(tokens, catalog)
     if converted is not None:
         return converted
@@ -1182,7 +1182,49 @@ def _parse(
         return unranked
     _leave_out_catch_alls(spec, catalog)
     _grain_kept_as_text(spec, catalog)
+    if gap_asked and not _difference_of_two(spec):
+        return _clarify(
+            "The difference between which two? Name both, e.g. 'the difference in average "
+            "salary between men and women'.",
+            [],
+        )
     return ParseResult(spec=spec)
+
+
+_DIFFERENCE_WORDS = frozenset({"difference", "gap"})
+
+
+def _difference_asked(tokens: list[str]) -> tuple[list[str], bool]:
+    """ "the difference between the average salary of men and women", "the gap in pay
+    between A and B": the word (and the "in"/"between"/"of" after it) go; a difference is
+    remembered, to be taken between the two values said."""
+    at = next((i for i, t in enumerate(tokens) if t in _DIFFERENCE_WORDS), None)
+    if at is None:
+        return tokens, False
+    end = at + 1 + (tokens[at + 1 : at + 2] in (["in"], ["between"], ["of"]))
+    return [*tokens[:at], *tokens[end:]], True
+
+
+def _difference_of_two(spec: QuestionSpec) -> bool:
+    """Turn "X for A and B" (two values of one column, grouped by it) into A's X minus B's,
+    one number whose name says which from which. False when the question has no such pair."""
+    pairs = [f for f in spec.filters if f.op == "in" and isinstance(f.value, list)]
+    if len(pairs) != 1 or len(pairs[0].value) != 2 or len(spec.measures) != 1:
+        return False
+    pair = pairs[0]
+    grouped = [g for g in spec.group_by if (g.table, g.column) == (pair.table, pair.column)]
+    if len(grouped) != 1 or len(spec.group_by) != 1 or spec.listing or spec.time_grain:
+        return False
+    first, second = pair.value
+    spec.difference_of = [
+        Filter(pair.table, pair.column, "=", first, label=pair.label),
+        Filter(pair.table, pair.column, "=", second, label=pair.label),
+    ]
+    spec.filters = [f for f in spec.filters if f is not pair]
+    spec.group_by = []
+    named = re.sub(r"\W+", "_", f"{first}_minus_{second}").strip("_")
+    spec.measures[0].alias = f"{spec.measures[0].alias}_{named}"
+    return True
 
 
 def _grain_kept_as_text(spec: QuestionSpec, catalog: Catalog) -> None:
@@ -1587,7 +1629,7 @@ def _measures(
         table = next((t for t in span.targets if t.kind == "table"), None)
         # a column in two tables: the one the question's filters are on ("African countries
         # with a life expectancy below 50" counts gapminder's countries, not the code list)
-        column = _pick(span, near, numeric=agg in ("sum", "avg", "median", "min", "max"))
+        column = _pick(span, near, numeric=agg in ("sum", "avg", "median", "min", "max", "stddev"))
         numeric = _pick(span, None, numeric=True)
         if numeric is not None and (numeric.column or "").lower() in _CALENDAR_WORDS:
             numeric = None  # "the hottest day" ranks days; it is not the maximum of `Day`
@@ -1728,7 +1770,7 @@ def _measures(
                     )
                 else:
                     p.notes.append(f"counted the distinct values of {column.column}")
-        elif agg in ("sum", "avg", "median", "min", "max") and column is not None:
+        elif agg in ("sum", "avg", "median", "min", "max", "stddev") and column is not None:
             measures.append(Measure(agg, column.table, column, alias=f"{agg}_{column.column}"))
         elif (
             agg is None
@@ -1916,7 +1958,7 @@ def _measures(
         )
     if len(implicit) < len(measures):
         measures = [m for i, m in enumerate(measures) if i not in implicit]
-    asked = [a for _, _, a in aggs if a in ("sum", "avg", "median", "min", "max")]
+    asked = [a for _, _, a in aggs if a in ("sum", "avg", "median", "min", "max", "stddev")]
     if asked and not any(m.agg in asked or m.agg == "metric" for m in measures):
         # "the average shipping time for a diamond": an average of something no column
         # names is not a count of diamonds.
@@ -2017,7 +2059,13 @@ def _measures(
     return measures
 
 
-_AGG_NAMES = {"avg": "average", "max": "maximum", "min": "minimum", "sum": "total"}
+_AGG_NAMES = {
+    "avg": "average",
+    "max": "maximum",
+    "min": "minimum",
+    "sum": "total",
+    "stddev": "standard deviation",
+}
 
 
 def _untaken_between(p: _Parse, end: int, start: int) -> int:

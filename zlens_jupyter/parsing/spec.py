@@ -7,7 +7,7 @@ from typing import Any
 
 from .lexicon import Target
 
-AGGREGATES = ("count", "count_distinct", "sum", "avg", "median", "min", "max")
+AGGREGATES = ("count", "count_distinct", "sum", "avg", "median", "min", "max", "stddev")
 # What joins several values in one text field ('Rain , Thunderstorm', 'Laptop; Paper'): a
 # filter with op "has" keeps the rows listing its value among them.
 LIST_SEPARATORS = ",;|/"
@@ -94,6 +94,9 @@ class QuestionSpec:
     share_of: list[Filter] = field(default_factory=list)
     # "what share of the salary goes to each rank": each group's part of the whole.
     share_of_groups: bool = False
+    # "the difference between the average salary of men and women": the measure over the
+    # first filter's rows minus the same over the second's, one number
+    difference_of: list[Filter] = field(default_factory=list)
 
     @property
     def shape(self) -> str:

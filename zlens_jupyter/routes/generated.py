@@ -439,6 +439,9 @@ def filter_phrase(spec: QuestionSpec | None) -> str:
         parts.insert(0, "share where " + " and ".join(shared))
     if spec.share_of_groups:  # each group's percentage of the whole
         parts.insert(0, "each group's share of the total")
+    if len(spec.difference_of) == 2:  # "rows where sex = Male minus rows where sex = Female"
+        first, second = (f"{f.label or f.column} = {fmt(f.value)}" for f in spec.difference_of)
+        parts.insert(0, f"rows where {first} minus rows where {second}")
     parts += spec.notes  # how a word was read: "each row of mpg counted as one car"
     return ", ".join(parts)
 

@@ -54,6 +54,7 @@ def humanize(alias: str) -> str:
         ("sum ", "total "),
         ("max ", "maximum "),
         ("min ", "minimum "),
+        ("stddev ", "standard deviation of "),
         ("distinct ", "distinct "),
     ):
         if text.startswith(prefix):

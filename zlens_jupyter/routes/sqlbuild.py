@@ -73,6 +73,14 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
         for m in spec.measures
     ]
     tables += [m.table for m in spec.measures]
+    if spec.difference_of:
+        first, second = (_filter_expr(f) for f in spec.difference_of)
+        measures = [
+            exp.alias_(
+                _difference_expr(_measure_expr(m, semantic, catalog), first, second), m.alias
+            )
+            for m in spec.measures
+        ]
     if spec.listing:  # the table's own rows, whatever its filters had to join
         measures = [exp.Column(this=exp.Star(), table=exp.to_identifier(fact))]
     query = exp.select(*dims, *measures).from_(exp.to_table(fact))
@@ -149,6 +157,8 @@ def _measure_expr(m: Measure, semantic: SemanticModel | None, catalog: Catalog) 
         return exp.Count(this=exp.Distinct(expressions=[inner]))
     if m.agg == "median":
         node: exp.Expr = exp.Median(this=inner)
+    elif m.agg == "stddev":  # the sample's, as statistics packages give it
+        return exp.Round(this=exp.StddevSamp(this=inner), decimals=exp.Literal.number(2))
     else:
         func = {"count": exp.Count, "sum": exp.Sum, "avg": exp.Avg, "min": exp.Min, "max": exp.Max}
         node = func[m.agg](this=inner)
@@ -164,6 +174,17 @@ def _share_expr(whole: exp.Expr, part: list[exp.Expr]) -> exp.Expr:
         expression=exp.Nullif(this=inner.copy(), expression=exp.Literal.number(0)),
     )
     return exp.Round(this=ratio, decimals=exp.Literal.number(2))
+
+
+def _difference_expr(figure: exp.Expr, first: exp.Expr, second: exp.Expr) -> exp.Expr:
+    """agg FILTER (WHERE first) - agg FILTER (WHERE second), rounded as the figure is."""
+    inner = figure.this if isinstance(figure, exp.Round) else figure
+    parts = [
+        exp.Filter(this=inner.copy(), expression=exp.Where(this=rows.copy()))
+        for rows in (first, second)
+    ]
+    gap = exp.Sub(this=parts[0], expression=parts[1])
+    return exp.Round(this=gap, decimals=exp.Literal.number(2)) if figure is not inner else gap
 
 
 def _group_share_expr(whole: exp.Expr) -> exp.Expr:
