@@ -2805,6 +2805,12 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "How much service does the highest paid professor have?",
             "read as the row with the highest salary",
         ),
+        # any superlative before a participle: "the longest serving" ranks by service
+        (
+            "paybook",
+            "What is the salary of the longest serving professor?",
+            "read as the row with the highest service",
+        ),
         # "how does X vary by Y" with no figure named: the mean, said
         ("paybook", "How does salary vary by rank?", "read as the average salary"),
     ],

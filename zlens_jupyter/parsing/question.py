@@ -2371,13 +2371,13 @@ def _ranked_by_a_participle(tokens: list[str], spec: QuestionSpec, lex: Lexicon)
     if m.agg not in ("max", "min") or m.target is None or spec.time_grain or spec.share_of:
         return
     for i in range(len(tokens) - 1):
-        if tokens[i] not in _RANK_ONLY or not (
+        if superlative_direction(tokens[i]) is None or not (
             is_verb(tokens[i + 1]) or is_adjective(tokens[i + 1])
         ):
             continue
         named = [
             t
-            for t in lex.lookup(tokens[i + 1 : i + 2])
+            for t in lex.lookup(tokens[i + 1 : i + 2]) or _nominalized(tokens[i + 1], lex)
             if t.kind == "column" and is_numeric(t.type)
         ]
         if len(named) != 1 or named[0].column == m.target.column:
@@ -2391,6 +2391,28 @@ def _ranked_by_a_participle(tokens: list[str], spec: QuestionSpec, lex: Lexicon)
             f"{m.target.column} among its columns"
         )
         return
+
+
+_NOUN_ENDINGS = ("ice", "ion", "ment", "ance", "ence", "ure", "al", "ing")
+
+
+def _nominalized(word: str, lex: Lexicon) -> list[Target]:
+    """ "serving" for `yrs.service`, "producing" for `production`: the columns named by
+    the noun made from the word's verb (its root, less a final e, and a noun ending)."""
+    root = verb_root(word)
+    if root is None:
+        return []
+    root = root[:-1] if root.endswith("e") else root
+    if len(root) < 4:
+        return []
+    found = {
+        (t.table, t.column): t
+        for key, targets in lex.phrases.items()
+        for w in key
+        if w.startswith(root) and w[len(root) :] in _NOUN_ENDINGS
+        for t in targets
+    }
+    return list(found.values())
 
 
 def _one_ranked_row(tokens: list[str], spec: QuestionSpec, lex: Lexicon) -> None:
