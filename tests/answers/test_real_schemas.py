@@ -2811,6 +2811,12 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "What is the salary of the longest serving professor?",
             "read as the row with the highest service",
         ),
+        # the first month of the data is its earliest row, never a figure for every month
+        (
+            "economy",
+            "What was the unemployment in the first month of the data?",
+            "the earliest row by date",
+        ),
         # "how does X vary by Y" with no figure named: the mean, said
         ("paybook", "How does salary vary by rank?", "read as the average salary"),
     ],

@@ -66,8 +66,20 @@ def value_at_a_time_end(
     last (or first) date, never the largest (or smallest) one. The row on that date is
     listed; with no date to say which is latest, asked. None when the question is not
     that."""
-    if superlative_at is None or tokens[superlative_at] not in _TIME_END_WORDS:
+    if superlative_at is None:
         return None
+    word = tokens[superlative_at]
+    if word == "first" and tokens[superlative_at + 1 : superlative_at + 2] == [spec.time_grain]:
+        word = "earliest"  # "the first month of the data": its earliest row
+    if word not in _TIME_END_WORDS:
+        return None
+    grain_said = tokens[superlative_at + 1 : superlative_at + 2] == [spec.time_grain]
+    if grain_said and tokens[0] not in ("which", "when", "what") and "which" not in tokens[:3]:
+        # "the unemployment in the first month of the data": that month's own figure, the
+        # first row by date; never a figure for every month
+        spec.time_grain = None
+    elif grain_said and tokens[:2] in (["what", "was"], ["what", "is"], ["what", "were"]):
+        spec.time_grain = None  # "what was the unemployment in the first month"
     if spec.group_by or spec.time_grain or spec.listing or len(spec.measures) != 1:
         return None
     m = spec.measures[0]
@@ -78,7 +90,6 @@ def value_at_a_time_end(
         return None  # "the latest date", "the first year": the time itself, its extreme
     info = catalog.table(m.table)
     dates = [c for c in (info.columns if info else ()) if is_temporal(c.type) and not c.date_format]
-    word = tokens[superlative_at]
     if len(dates) != 1:
         return ParseResult(
             clarification=f"'{word} {target.column}' needs a date to say which is {word}: "
