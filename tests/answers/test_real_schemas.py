@@ -880,7 +880,7 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO staff VALUES
               ('Prof', 'Female', 120000, 20, 1, 'y'), ('Prof', 'Male', 150000, 25, 1, 'y'),
               ('Prof', 'Male', 140000, 30, 0, 'nk'), ('Prof', 'Male', 135000, 18, 1, 'n'),
-              ('AsstProf', 'Female', 80000, 3, 0, 'n'), ('AsstProf', 'Male', 82000, 2, 1, 'y'),
+              ('AsstProf', 'Female', 80000, 3, 0, 'n'), ('AsstProf', 'Male', 82000, 3, 1, 'y'),
               ('AsstProf', 'Female', 79000, 4, 0, 'nk');
         """,
         # a monthly economy: a count of people, a rate, no rate in its name
@@ -2588,6 +2588,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "paybook",
             "What is the standard deviation of salary?",
             "SELECT ROUND(STDDEV_SAMP(salary), 2) FROM staff",
+        ),
+        # the most common value of a number column is its mode, never its maximum
+        (
+            "paybook",
+            "What is the most common service?",
+            "SELECT service, COUNT(*) AS n FROM staff GROUP BY service "
+            "ORDER BY n DESC, service LIMIT 1",
         ),
         # decades listed side by side, a row each
         (

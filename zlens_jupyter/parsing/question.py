@@ -75,6 +75,7 @@ from .phrasing import (
 from .rewording import (
     HAVE_VERBS,
     ages_said,
+    common_number_of,
     either_of_two,
     ended_with,
     has_dates,
@@ -253,7 +254,7 @@ def _parse(
     tokens = ended_with(how_often(tokens))
     tokens = new_as_issued(tokens, catalog)
     tokens, period_read = in_one_period(tokens, catalog)
-    tokens = per_day_said(ages_said(tokens))
+    tokens = common_number_of(per_day_said(ages_said(tokens)))
     tokens, vary_read = varies_with(tokens)
     tokens, range_read = paired_figures(tokens, lexicon)
     tokens = said_twice(tokens)
@@ -571,10 +572,13 @@ def _parse(
             "frequent",
         ):
             after_superlative += 1  # "the 3 most common hometowns": the hometowns ranked
+        # "the most common cyl": how often each value comes, even of a number column
+        frequency = superlative_at is not None and after_superlative == superlative_at + 2
         adjective = next((s for s in spans if s.start == after_superlative), None)
         ranks_calendar = adjective is not None and _names_calendar(adjective)
         if (
             adjective is not None
+            and not frequency
             and _names_number(adjective)
             and not (
                 ranks_calendar and superlative_at in p.adjectives  # "the hottest month"
@@ -610,6 +614,7 @@ def _parse(
                             # "the hottest day" over a number column `Day`: the days ranked
                             # by what the superlative names (`Temp`)
                             or (_names_calendar(s) and superlative_at in p.adjectives)
+                            or frequency
                         )
                     )
                 )

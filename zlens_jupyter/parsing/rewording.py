@@ -417,6 +417,18 @@ def per_day_said(tokens: list[str]) -> list[str]:
     return tokens
 
 
+def common_number_of(tokens: list[str]) -> list[str]:
+    """ "the most common number of cylinders" -> "the most common cylinders": how many is
+    the column's own value, and the most common of its values is asked, not a count."""
+    for i in range(1, len(tokens) - 2):
+        if tokens[i] in ("common", "frequent", "usual", "typical") and tokens[i + 1 : i + 3] == [
+            "number",
+            "of",
+        ]:
+            return [*tokens[: i + 1], *tokens[i + 3 :]]
+    return tokens
+
+
 def when_ranked(tokens: list[str], catalog: Catalog) -> list[str]:
     """ "When was the savings rate at its lowest?" asks for the time of the extreme, never
     the extreme alone: read as "on which day …" where the data has dates, "in which year …"
