@@ -1432,9 +1432,10 @@ def _kinds_of_observed_things(
     if m is None or m.agg != "count" or m.target is not None or spec.group_by or spec.listing:
         return
     observed = _observation_label(catalog, m.table)
-    counted = tokens[2]
     kinds = {match.word.lower() for match, _ in value_filters if match.table == m.table}
-    if observed is None or counted not in kinds or stem(counted) == counted:
+    # "tropical depressions": the kind may take several words, the last in the plural
+    said = next((k.split() for k in kinds if k.split() == tokens[2 : 2 + len(k.split())]), [])
+    if observed is None or not said or stem(said[-1]) == said[-1]:
         return
     label = Target("column", m.table, observed, type="VARCHAR")
     spec.measures = [Measure("count_distinct", m.table, label, alias=f"distinct_{observed}")]
@@ -1676,6 +1677,18 @@ def _measures(
             # "the lowest salary" on a table named Salaries: the column, not a row count.
             kind = "max" if superlative else "min"
             measures.append(Measure(kind, numeric.table, numeric, alias=f"{kind}_{numeric.column}"))
+        elif (
+            agg == "count_distinct"
+            and table is not None
+            and column is None
+            and (sighted := _observation_label(p.catalog, table.table)) is not None
+        ):
+            # "how many different storms" over storm observations: their distinct names
+            label_column = Target("column", table.table, sighted, type="VARCHAR")
+            measures.append(
+                Measure("count_distinct", table.table, label_column, alias=f"distinct_{sighted}")
+            )
+            p.notes.append(f"{table.table} counted by distinct {sighted}")
         elif (
             agg in ("count", None)
             and table is not None

@@ -309,6 +309,9 @@ def peaked(tokens: list[str]) -> list[str]:
         if len(rest) == 1 and (rest[0] in _EXTREMES or superlative_direction(rest[0]) is not None):
             extreme = _EXTREMES.get(rest[0], rest[0])
             return ["when", "was", *tokens[2:i], extreme]
+        if len(rest) > 1 and rest[0] in _EXTREMES:
+            # "when did Katrina reach its peak wind speed": when its wind speed was highest
+            return ["when", "was", *tokens[2:i], *rest[1:], _EXTREMES[rest[0]]]
     return tokens
 
 
