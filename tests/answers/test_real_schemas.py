@@ -898,6 +898,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               FROM (VALUES ('NSW'), ('QLD')) a(s), (VALUES ('Female'), ('Male')) b(g),
                    range(8) r(q);
         """,
+        # bakers with counts of technical placings: which one the verb says
+        "bakes": """
+            CREATE TABLE bakers (baker VARCHAR, technical_winner BIGINT, technical_top3 BIGINT,
+                                 technical_bottom BIGINT);
+            INSERT INTO bakers VALUES ('Ann', 1, 6, 0), ('Bea', 4, 5, 1), ('Cy', 2, 7, 2),
+              ('Di', 0, 2, 5);
+        """,
         # one reading a day per city: levels, which never add up
         "climate": """
             CREATE TABLE climate (city VARCHAR, day BIGINT, temp DOUBLE, wind DOUBLE);
@@ -2588,6 +2595,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "paybook",
             "What is the standard deviation of salary?",
             "SELECT ROUND(STDDEV_SAMP(salary), 2) FROM staff",
+        ),
+        # a verb before a name completes it: "won … technical challenges" is technical_winner
+        (
+            "bakes",
+            "Which baker won the most technical challenges?",
+            "SELECT baker, technical_winner FROM bakers ORDER BY technical_winner DESC LIMIT 1",
         ),
         # the most common value of a number column is its mode, never its maximum
         (

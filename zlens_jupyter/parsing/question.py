@@ -454,6 +454,7 @@ def _parse(
         return _clarify(f"'{word}' could be {', '.join(names)}: which one?", names)
 
     spans, aggs = _names_with_aggregate_words(tokens, spans, aggs, lexicon)
+    spans = _verb_of_a_name(tokens, spans, p.taken, lexicon)
     numbered = _numbered_columns(tokens, spans, p.taken, catalog)
     _absorb_head_nouns(tokens, spans, p.taken, lexicon)
     by_adjective = _adjective_spans(tokens, spans, p.taken, lexicon, comparisons, superlative_at)
@@ -2287,6 +2288,7 @@ _HEAD_NOUNS = frozenset(
     | {"cost", "fee", "tuition"}  # "room and board cost" for `Room.Board`
     | {"content", "system"}  # "sodium content", "sewer system"
     | {"rating", "assessment", "concentration"}  # "Blair rating" for `Blair`
+    | {"challenge"}  # "technical challenges won" for `technical_winner`
 )
 # Verbs that say a comparison's column without naming it: "diamonds that weigh over 2 carats".
 _MEASURE_VERBS = frozenset(
@@ -2433,6 +2435,34 @@ def _nominalized(word: str, lex: Lexicon) -> list[Target]:
     return list(found.values())
 
 
+def _verb_of_a_name(
+    tokens: list[str], spans: list[Span], taken: set[int], lex: Lexicon
+) -> list[Span]:
+    """ "won the most technical challenges": a verb nothing else read, said before a name
+    whose column it completes (`technical_winner`: technical, and who won), narrows that name
+    to the column and is taken."""
+    out = list(spans)
+    for i, word in enumerate(tokens):
+        if i in taken or verb_root(word) is None:
+            continue
+        for k, span in enumerate(out):
+            between = range(i + 1, span.start)
+            if span.start <= i or span.start - i > 4:
+                continue
+            if any(j not in taken and tokens[j] not in GLUE_WORDS for j in between):
+                continue
+            said = tokens[span.start : span.end]
+            for words in ([*said, word], [word, *said]):
+                named = tuple(t for t in lex.lookup(words) if t.kind == "column")
+                if named and set(named) != set(span.targets):
+                    out[k] = replace(span, targets=named)
+                    taken.add(i)
+                    break
+            if i in taken:
+                break
+    return out
+
+
 def _one_ranked_row(tokens: list[str], spec: QuestionSpec, lex: Lexicon) -> None:
     """ "How many years of service does the highest paid professor have?": one figure asked
     of the row a superlative picks, never the largest salary beside a count of service
@@ -2498,6 +2528,8 @@ def _superlative_left_out(
         ]
         if {(t.table.lower(), (t.column or "").lower()) for t in modified} & used:
             continue  # "the heaviest brain": the brain weight the answer ranked by
+        if any(stem(tokens[at]) in identifier_words(column) for _, column in used):
+            continue  # "the most technical challenges won": `technical_winner`, used
         named = {
             (t.table.lower(), (t.column or "").lower()): t.column or ""
             for s in _named_by_adjective(tokens, at, lex)
