@@ -905,6 +905,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO bakers VALUES ('Ann', 1, 6, 0), ('Bea', 4, 5, 1), ('Cy', 2, 7, 2),
               ('Di', 0, 2, 5);
         """,
+        # airquality's shape: a day each row, kept as Month and Day numbers
+        "weather": """
+            CREATE TABLE air (Ozone DOUBLE, Temp BIGINT, Month BIGINT, Day BIGINT);
+            INSERT INTO air SELECT 20 + i % 50, 70 + (i * 7) % 25, 5 + i // 31, 1 + i % 31
+              FROM range(124) t(i);
+        """,
         # one reading a day per city: levels, which never add up
         "climate": """
             CREATE TABLE climate (city VARCHAR, day BIGINT, temp DOUBLE, wind DOUBLE);
@@ -2602,6 +2608,17 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Which baker won the most technical challenges?",
             "SELECT baker, technical_winner FROM bakers ORDER BY technical_winner DESC LIMIT 1",
         ),
+        (
+            "weather",
+            "What percentage of days in August had a temperature above 85?",
+            "SELECT ROUND(100.0 * COUNT(*) FILTER (WHERE Temp > 85) / COUNT(*), 2) FROM air "
+            "WHERE Month = 8",
+        ),
+        (
+            "weather",
+            "How many days did the temperature exceed 90?",
+            "SELECT COUNT(*) FROM air WHERE Temp > 90",
+        ),
         # the most common value of a number column is its mode, never its maximum
         (
             "paybook",
@@ -2836,6 +2853,12 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "economy",
             "What was the unemployment in the first month of the data?",
             "the earliest row by date",
+        ),
+        # a share of days over rows of Month and Day: rows counted, never Day numbers added
+        (
+            "weather",
+            "What percentage of days in August had a temperature above 85?",
+            "read as one day",
         ),
         # "how does X vary by Y" with no figure named: the mean, said
         ("paybook", "How does salary vary by rank?", "read as the average salary"),

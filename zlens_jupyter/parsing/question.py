@@ -1831,8 +1831,21 @@ def _measures(
             agg is None
             and p.shared
             and column is not None
+            and (column.column or "").lower() == "day"
+            and rows_are_days(p.catalog, column.table)
+        ):
+            # "what percentage of days in August …" over rows of Month and Day: the days
+            # are the rows, counted; never the day-of-month numbers added up
+            measures.append(Measure("count", column.table, None, alias="day_count"))
+            p.shared_at = span.start
+            p.notes.append(f"each row of {column.table} read as one day")
+        elif (
+            agg is None
+            and p.shared
+            and column is not None
             and is_numeric(column.type)
             and not is_key(column.column or "")
+            and (column.column or "").lower() not in _CALENDAR_WORDS
         ):
             # "what share of all sales does each city account for": a share of a total.
             measures.append(Measure("sum", column.table, column, alias=f"sum_{column.column}"))
