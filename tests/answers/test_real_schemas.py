@@ -2619,6 +2619,17 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "How many days did the temperature exceed 90?",
             "SELECT COUNT(*) FROM air WHERE Temp > 90",
         ),
+        # a correlation of two number columns, over the rows and groups the rest says
+        (
+            "weather",
+            "What is the correlation between temperature and ozone in June?",
+            "SELECT ROUND(CORR(Temp, Ozone), 3) FROM air WHERE Month = 6",
+        ),
+        (
+            "weather",
+            "Correlation between ozone and temperature by month",
+            "SELECT Month, ROUND(CORR(Ozone, Temp), 3) FROM air GROUP BY Month",
+        ),
         # the most common value of a number column is its mode, never its maximum
         (
             "paybook",

@@ -76,6 +76,7 @@ from .rewording import (
     HAVE_VERBS,
     ages_said,
     common_number_of,
+    correlation_asked,
     either_of_two,
     ended_with,
     has_dates,
@@ -230,6 +231,7 @@ def _parse(
     values: list[ValueMatch] | None,
 ) -> ParseResult:
     tokens, gap_asked = _difference_asked(question_tokens(question))
+    tokens, correlated = correlation_asked(tokens, lexicon)
     converted = _unit_to_convert(tokens, catalog)
     if converted is not None:
         return converted
@@ -1188,6 +1190,12 @@ def _parse(
         return unranked
     _leave_out_catch_alls(spec, catalog)
     _grain_kept_as_text(spec, catalog)
+    if correlated is not None and not _correlation_of(spec, correlated):
+        return _clarify(
+            "A correlation of which two numbers? Name both, e.g. 'the correlation between "
+            "temperature and ozone'.",
+            [],
+        )
     if gap_asked and not _difference_of_two(spec):
         return _clarify(
             "The difference between which two? Name both, e.g. 'the difference in average "
@@ -1209,6 +1217,19 @@ def _difference_asked(tokens: list[str]) -> tuple[list[str], bool]:
         return tokens, False
     end = at + 1 + (tokens[at + 1 : at + 2] in (["in"], ["between"], ["of"]))
     return [*tokens[:at], *tokens[end:]], True
+
+
+def _correlation_of(spec: QuestionSpec, pair: tuple[Target, Target]) -> bool:
+    """The average the question was read with, made the correlation of the pair (over the
+    same rows and groups). False when the parse came out another shape."""
+    first, second = pair
+    figures = [m for m in spec.measures if m.agg == "avg" and m.target == first]
+    if len(spec.measures) != 1 or not figures or spec.listing or spec.share_of:
+        return False
+    m = figures[0]
+    m.agg, m.paired = "corr", second
+    m.alias = f"correlation_{first.column}_{second.column}"
+    return True
 
 
 def _difference_of_two(spec: QuestionSpec) -> bool:

@@ -13,7 +13,7 @@ from itertools import pairwise
 from ..vocabulary import negatives, synonyms
 from ..warehouse import Catalog, ValueMatch
 from ..wordforms import adjective_base, is_noun, verb_root
-from .lexicon import Lexicon, is_numeric, is_temporal
+from .lexicon import Lexicon, Target, is_numeric, is_temporal
 from .phrasing import superlative_direction
 from .words import GLUE_WORDS, identifier_words, stem, to_number
 
@@ -430,6 +430,49 @@ def common_number_of(tokens: list[str]) -> list[str]:
         ]:
             return [*tokens[: i + 1], *tokens[i + 3 :]]
     return tokens
+
+
+_CORRELATION_WORDS = frozenset({"correlation", "correlated", "correlate", "relationship"})
+
+
+def correlation_asked(
+    tokens: list[str], lexicon: Lexicon
+) -> tuple[list[str], tuple[Target, Target] | None]:
+    """ "What is the correlation between temperature and ozone in July?" -> "what is the
+    average temperature in July?", with the pair (temperature, ozone) remembered: the rest of
+    the question (its filters, its groups) parses as ever, and the figure becomes the two
+    columns' correlation. None when the two words do not each name one number column."""
+    at = next((i for i, t in enumerate(tokens) if t in _CORRELATION_WORDS), None)
+    if at is None:
+        return tokens, None
+    start = at + 1 + (tokens[at + 1 : at + 2] in (["between"], ["of"], ["with"]))
+    if tokens[start : start + 1] == ["the"]:
+        start += 1
+    ahead = range(start + 1, min(start + 5, len(tokens)))
+    joined = next((j for j in ahead if tokens[j] == "and"), None)
+    if joined is None and tokens[at] in ("correlated", "related") and at >= 2:
+        # "is ozone correlated with temperature": the first before, the second after
+        first = _one_number(tokens[1:at], lexicon)
+        second = _one_number(tokens[start:], lexicon)
+        if first is not None and second is not None and first != second:
+            return ["what", "is", "the", "average", *tokens[1:at]], (first, second)
+    if joined is None:
+        return tokens, None
+    first = _one_number(tokens[start:joined], lexicon)
+    for size in (3, 2, 1):
+        second = _one_number(tokens[joined + 1 : joined + 1 + size], lexicon)
+        if second is not None and first is not None and second != first:
+            rest = tokens[joined + 1 + size :]
+            head = [t for t in tokens[:at] if t not in ("the", "a")]
+            said = ["average", *tokens[start:joined]]
+            return [*head, "the", *said, *rest], (first, second)
+    return tokens, None
+
+
+def _one_number(words: list[str], lexicon: Lexicon) -> Target | None:
+    found = lexicon.lookup(words) if words else []
+    named = {t for t in found if t.kind == "column" and is_numeric(t.type)}
+    return next(iter(named)) if len(named) == 1 else None
 
 
 def when_ranked(tokens: list[str], catalog: Catalog) -> list[str]:

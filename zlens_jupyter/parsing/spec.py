@@ -7,7 +7,7 @@ from typing import Any
 
 from .lexicon import Target
 
-AGGREGATES = ("count", "count_distinct", "sum", "avg", "median", "min", "max", "stddev")
+AGGREGATES = ("count", "count_distinct", "sum", "avg", "median", "min", "max", "stddev", "corr")
 # What joins several values in one text field ('Rain , Thunderstorm', 'Laptop; Paper'): a
 # filter with op "has" keeps the rows listing its value among them.
 LIST_SEPARATORS = ",;|/"
@@ -24,6 +24,8 @@ class Measure:
     # "murders per 100,000 people": the sum divided by this column's sum, times `scale`
     per: Target | None = None
     scale: int = 1
+    # "the correlation between temperature and ozone": agg "corr" of `target` with this
+    paired: Target | None = None
 
 
 @dataclass

@@ -157,6 +157,11 @@ def _measure_expr(m: Measure, semantic: SemanticModel | None, catalog: Catalog) 
         return exp.Count(this=exp.Distinct(expressions=[inner]))
     if m.agg == "median":
         node: exp.Expr = exp.Median(this=inner)
+    elif m.agg == "corr" and m.paired is not None:  # Pearson's, over rows with both
+        other = _named(m.paired.column or "", m.paired.table, catalog)
+        return exp.Round(
+            this=exp.Corr(this=inner, expression=other), decimals=exp.Literal.number(3)
+        )
     elif m.agg == "stddev":  # the sample's, as statistics packages give it
         return exp.Round(this=exp.StddevSamp(this=inner), decimals=exp.Literal.number(2))
     else:
