@@ -2630,6 +2630,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Correlation between ozone and temperature by month",
             "SELECT Month, ROUND(CORR(Ozone, Temp), 3) FROM air GROUP BY Month",
         ),
+        # a kind most values begin with, among only a few kinds ('auto…', 'manual…')
+        (
+            "gearbox",
+            "How many cars have an automatic transmission?",
+            "SELECT COUNT(*) FROM cars WHERE trans LIKE 'auto%'",
+        ),
         # the most common value of a number column is its mode, never its maximum
         (
             "paybook",

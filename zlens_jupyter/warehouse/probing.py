@@ -168,6 +168,7 @@ class ValueIndex:
         self._pending: list[ColumnValues] = list(columns)
         self._by_first: dict[str, list[tuple[str, str, str]]] | None = None  # first words
         self._counts: dict[tuple[str, str], int] | None = None  # values per column
+        self._firsts: dict[tuple[str, str], set[str]] | None = None  # their first words
         self._schema_words: tuple[str, set[str]] | None = None  # (fingerprint, words)
         self._code_columns: set[tuple[str, str]] | None = None  # columns of 2-3 letter codes
         self._indexing = threading.Lock()
@@ -185,7 +186,7 @@ class ValueIndex:
                 for phrase, hits in found.items():
                     table.setdefault(phrase, []).extend(hits)
             del self._pending[: len(pending)]
-            self._by_first = self._counts = None  # built again from the grown index
+            self._by_first = self._counts = self._firsts = None  # built again, grown
             self._code_columns = None
 
     def probe(self, question: str, catalog: Catalog) -> list[ValueMatch]:
@@ -295,7 +296,7 @@ class ValueIndex:
                 for head in self._by_first
                 if len(head) >= 4
                 and word.startswith(head)
-                and len(head) * 2 >= len(word)
+                and len(head) * 2 + 1 >= len(word)  # "auto" of automatic, "Merc" of Mercedes
                 # "ranking" is rank and an English ending, not a name cut short ("Merc")
                 and word[len(head) :] not in _ENDINGS
                 # "wildlife" is wild and life, a compound, not WILD… cut short
@@ -305,8 +306,13 @@ class ValueIndex:
         if len({(t, c) for t, c, _ in hits}) != 1:
             return None
         table, column, value = hits[0]
-        if len(hits) * 2 > self._values_of(table, column):
-            return None  # "Customer#000000001": a word every value begins with picks nothing
+        values = self._values_of(table, column)
+        # "Customer#000000001": a word most values begin with picks nothing; unless the
+        # column's values begin with only a few words, each a kind ('auto' begins 8 of mpg's
+        # 10 transmissions, 'manual' the other 2; 'Paris' most of many places)
+        kinds = self._first_words_of(table, column)
+        if len(hits) * 2 > values and not (kinds <= 3 and len(hits) < values):
+            return None
         # an order number in front ("4. College Grad") stays with the word it numbers
         stored = re.match(r"(?:\s*\d{1,2}\s*[.)]\s+)?\w+", value)
         return (table, column, stored.group()) if stored else None
@@ -327,6 +333,15 @@ class ValueIndex:
             }
             self._schema_words = (catalog.fingerprint, words)
         return stem(_normalize(word)) in self._schema_words[1]
+
+    def _first_words_of(self, table: str, column: str) -> int:
+        """How many different first words the column's values begin with."""
+        if self._firsts is None:
+            self._firsts = {}
+            for phrase, found in self._by_phrase.items():
+                for t, c, _ in found:
+                    self._firsts.setdefault((t, c), set()).add(phrase.partition(" ")[0])
+        return len(self._firsts.get((table, column), ()))
 
     def _values_of(self, table: str, column: str) -> int:
         if self._counts is None:
