@@ -2636,6 +2636,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "How many cars have an automatic transmission?",
             "SELECT COUNT(*) FROM cars WHERE trans LIKE 'auto%'",
         ),
+        (
+            "economy",
+            "How did unemployment change from 1975 to 1995?",
+            "SELECT year(date), ROUND(AVG(unemploy), 2) FROM economy "
+            "WHERE year(date) IN (1975, 1995) GROUP BY 1",
+        ),
         # the most common value of a number column is its mode, never its maximum
         (
             "paybook",
@@ -2877,6 +2883,10 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "What percentage of days in August had a temperature above 85?",
             "read as one day",
         ),
+        # "how did X change from A to B": X at each end, side by side; a series of monthly
+        # readings is averaged over each year, never added up
+        ("economy", "How did unemployment change from 1975 to 1995?", "read as the unemployment"),
+        ("economy", "What was the psavert in the last month of the data?", "the latest row"),
         # "how does X vary by Y" with no figure named: the mean, said
         ("paybook", "How does salary vary by rank?", "read as the average salary"),
     ],

@@ -75,9 +75,11 @@ from .phrasing import (
 from .rewording import (
     HAVE_VERBS,
     ages_said,
+    change_between,
     common_number_of,
     correlation_asked,
     either_of_two,
+    end_of_the_data,
     ended_with,
     has_dates,
     how_often,
@@ -257,6 +259,8 @@ def _parse(
     tokens = new_as_issued(tokens, catalog)
     tokens, period_read = in_one_period(tokens, catalog)
     tokens = common_number_of(per_day_said(ages_said(tokens)))
+    tokens = end_of_the_data(tokens)
+    tokens, change_read = change_between(tokens)
     tokens, vary_read = varies_with(tokens)
     tokens, range_read = paired_figures(tokens, lexicon)
     tokens = said_twice(tokens)
@@ -287,6 +291,7 @@ def _parse(
         period_read,
         range_read,
         vary_read,
+        change_read,
     )
     p.notes += [n for n in readings if n]
     p.notes += [won.note] if won is not None else [prize_read] if prize_read else []
@@ -884,7 +889,8 @@ def _parse(
             spec.listing = True
             limit = limit or 1
             ranked = spec.measures[0].target.column if spec.measures[0].target else ""
-            p.notes[:] = [n for n in p.notes if not n.startswith(f"{ranked} added up")]
+            read = (f"{ranked} added up", f"{ranked} averaged")
+            p.notes[:] = [n for n in p.notes if not n.startswith(read)]
             p.notes.append(f"each row of {spec.fact_table} read as one day")
             continue
         if span.start == p.guessed_rows and all(
@@ -1903,6 +1909,12 @@ def _measures(
                 measures.append(Measure("avg", column.table, column, alias=f"avg_{column.column}"))
                 p.notes.append(f"{column.column} averaged for each group (it does not add up)")
                 continue
+            if _a_series_of_readings(p.catalog, column.table):
+                # "compare unemployment in 1990 and 2010" over one monthly series with no
+                # names in it (economics): its figures are levels read each month, averaged
+                measures.append(Measure("avg", column.table, column, alias=f"avg_{column.column}"))
+                p.notes.append(f"{column.column} averaged for each group (a series of readings)")
+                continue
             measures.append(Measure("sum", column.table, column, alias=f"sum_{column.column}"))
             p.notes.append(f"{column.column} added up (a total) for each group")
         elif (
@@ -2884,7 +2896,8 @@ def _day_of_rows(
         return False
     m = spec.measures[0] if len(spec.measures) == 1 else None
     # "which day had the highest ozone" was read as a total per group: the day's own reading
-    added = m is not None and m.agg == "sum" and not set(p.tokens) & {"total", "sum", "overall"}
+    said = {"total", "sum", "overall", "average", "mean"}
+    added = m is not None and m.agg in ("sum", "avg") and not set(p.tokens) & said
     return (
         m is not None
         and (m.agg in ("max", "min") or added)
@@ -3066,6 +3079,18 @@ def _counted_in_one_of_many(catalog: Catalog, spec: QuestionSpec) -> list[str]:
                 f"{', '.join(also)} also has {m.target.column}"
             )
     return notes
+
+
+def _a_series_of_readings(catalog: Catalog, table: str) -> bool:
+    """A table that is one series over time: a date, or year and month numbers, and no text
+    column at all (FRED's economics, a city's daily air readings), so each row is a period's
+    readings, which never add up across periods."""
+    info = catalog.table(table)
+    if info is None or any(
+        not is_numeric(c.type) and not is_temporal(c.type) for c in info.columns
+    ):
+        return False
+    return any(is_temporal(c.type) for c in info.columns) or bool(_calendar_columns(catalog, table))
 
 
 def _observation_label(catalog: Catalog, table: str) -> str | None:

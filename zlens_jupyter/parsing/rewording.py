@@ -420,6 +420,52 @@ def per_day_said(tokens: list[str]) -> list[str]:
     return tokens
 
 
+_CHANGE_VERBS = frozenset(
+    {"change", "changed", "grow", "grew", "rise", "rose", "fall", "fell", "increase"}
+    | {"increased", "decrease", "decreased", "evolve", "evolved", "develop", "developed"}
+)
+
+
+def change_between(tokens: list[str]) -> tuple[list[str], str]:
+    """ "How did unemployment change from 2007 to 2010?" -> "compare unemployment in 2007
+    and 2010": the figure at each end, side by side, said (how it changed is read from the
+    two)."""
+    if tokens[:1] != ["how"] or len(tokens) < 7:
+        return tokens, ""
+    lead = 3 if tokens[1] == "much" and tokens[2] in ("did", "has", "have") else 2
+    if tokens[lead - 1] not in ("did", "has", "have", "does"):
+        return tokens, ""
+    verb = next((i for i in range(lead, len(tokens)) if tokens[i] in _CHANGE_VERBS), None)
+    if verb is None or verb == lead or verb + 4 > len(tokens):
+        return tokens, ""
+    start, join = tokens[verb + 1], tokens[verb + 3]
+    first, second = tokens[verb + 2], tokens[verb + 4] if verb + 4 < len(tokens) else ""
+    ends = (("from", "to"), ("between", "and"))
+    if (start, join) not in ends or not (_a_year(first) and _a_year(second)):
+        return tokens, ""
+    subject = tokens[lead:verb]
+    said = f"'{tokens[verb]}' read as the {' '.join(subject)} in {first} and in {second}"
+    return ["compare", *subject, "in", first, "and", second, *tokens[verb + 5 :]], said
+
+
+def _a_year(token: str) -> bool:
+    return bool(re.fullmatch(r"(1[89]|20)\d\d", token))
+
+
+def end_of_the_data(tokens: list[str]) -> list[str]:
+    """ "the population in the last month of the data" -> "… in the latest month": the
+    data's own last period, never the month before today."""
+    for i in range(len(tokens) - 3):
+        if (
+            tokens[i] == "last"
+            and tokens[i + 1] in ("month", "year", "day", "week", "quarter", "date")
+            and tokens[i + 2] in ("of", "in")
+            and tokens[i + 3 : i + 5] in (["the", "data"], ["the", "dataset"], ["the", "table"])
+        ):
+            return [*tokens[:i], "latest", tokens[i + 1], *tokens[i + 5 :]]
+    return tokens
+
+
 def common_number_of(tokens: list[str]) -> list[str]:
     """ "the most common number of cylinders" -> "the most common cylinders": how many is
     the column's own value, and the most common of its values is asked, not a count."""
