@@ -911,6 +911,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO air SELECT 20 + i % 50, 70 + (i * 7) % 25, 5 + i // 31, 1 + i % 31
               FROM range(124) t(i);
         """,
+        # cars of a few makers, each model sold in several versions
+        "makers": """
+            CREATE TABLE autos (maker VARCHAR, model VARCHAR, hwy BIGINT);
+            INSERT INTO autos SELECT CASE WHEN i < 30 THEN 'dodge' WHEN i < 45 THEN 'toyota'
+              ELSE 'audi' END, 'm' || CAST(CASE WHEN i < 30 THEN i % 3 WHEN i < 45 THEN 10 + i % 7
+              ELSE 20 + i % 2 END AS VARCHAR), 20 + i % 9 FROM range(50) t(i);
+        """,
         # one reading a day per city: levels, which never add up
         "climate": """
             CREATE TABLE climate (city VARCHAR, day BIGINT, temp DOUBLE, wind DOUBLE);
@@ -2641,6 +2648,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "How did unemployment change from 1975 to 1995?",
             "SELECT year(date), ROUND(AVG(unemploy), 2) FROM economy "
             "WHERE year(date) IN (1975, 1995) GROUP BY 1",
+        ),
+        # "the most models": a kind of the rows with many values, counted distinct per group
+        (
+            "makers",
+            "Which maker has the most models?",
+            "SELECT maker, COUNT(DISTINCT model) AS n FROM autos GROUP BY maker "
+            "ORDER BY n DESC LIMIT 1",
         ),
         # the most common value of a number column is its mode, never its maximum
         (

@@ -2061,6 +2061,28 @@ def _measures(
             # "the 3 most common hometowns": how often, whatever ranks it
             or bool(set(p.tokens) & {"common", "popular", "frequent"})
         )
+        most_at = next((i for i, t in enumerate(p.tokens) if t in ("most", "fewest")), -2)
+        kinds_after = [
+            t
+            for s in spans
+            if s.start == most_at + 1
+            and _names_text_only(s)
+            and stem(p.tokens[s.end - 1]) != p.tokens[s.end - 1]
+            for t in s.targets[:1]
+            # a kind of the rows, listed, many rows each (mpg's 38 models over 234 cars);
+            # never names nearly one per row (tests, strikes, courses: the rows are counted)
+            if t.kind == "column"
+            and _lists_values(p.catalog, s)
+            and not _mostly_distinct(p.catalog, t)
+            # a handful of codes (`test_id`'s 2, `birds_struck`'s 5 bands) counts nothing
+            # apart: "the most tests" there are rows
+            and _listed_count(p.catalog, t) >= 10
+        ]
+        if grouped and kinds_after:
+            # "which manufacturer has the most models": its distinct models, never its rows
+            first_kind = kinds_after[0]
+            alias = f"distinct_{first_kind.column}"
+            return [Measure("count_distinct", first_kind.table, first_kind, alias=alias)]
         if (counted is not None or rows_asked or ranked_groups) and len(p.catalog.tables) == 1:
             only = next(iter(p.catalog.tables))
             return [Measure("count", only, None, alias="row_count")]
@@ -4542,6 +4564,13 @@ def _names_text_only(span: Span) -> bool:
         t.kind == "column" and not is_numeric(t.type) and not is_temporal(t.type)
         for t in span.targets
     )
+
+
+def _listed_count(catalog: Catalog, column: Target) -> int:
+    """How many values a text column lists (0 when none are)."""
+    info = catalog.table(column.table)
+    stored = info.column(column.column or "") if info is not None else None
+    return len(stored.distinct_values) if stored is not None else 0
 
 
 def _lists_values(catalog: Catalog, span: Span) -> bool:
