@@ -916,7 +916,7 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             CREATE TABLE autos (maker VARCHAR, model VARCHAR, hwy BIGINT);
             INSERT INTO autos SELECT CASE WHEN i < 30 THEN 'dodge' WHEN i < 45 THEN 'toyota'
               ELSE 'audi' END, 'm' || CAST(CASE WHEN i < 30 THEN i % 3 WHEN i < 45 THEN 10 + i % 7
-              ELSE 20 + i % 2 END AS VARCHAR), 20 + i % 9 FROM range(50) t(i);
+              ELSE 20 + i % 2 END AS VARCHAR), 20 + i FROM range(50) t(i);
         """,
         # one reading a day per city: levels, which never add up
         "climate": """
@@ -2655,6 +2655,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Which maker has the most models?",
             "SELECT maker, COUNT(DISTINCT model) AS n FROM autos GROUP BY maker "
             "ORDER BY n DESC LIMIT 1",
+        ),
+        # grouped by what names the rows, a superlative ranks each one's own best row
+        (
+            "makers",
+            "Which model has the best highway mileage?",
+            "SELECT model, MAX(hwy) AS h FROM autos GROUP BY model ORDER BY h DESC LIMIT 1",
         ),
         # the most common value of a number column is its mode, never its maximum
         (

@@ -157,6 +157,7 @@ class _Parse:
     one_row_labels: bool = False  # so are the groups' columns, the table named beside them
     rows_are_things: bool = False  # the groups are names of rows, a few shared (midwest)
     row_ranked: bool = False  # "the poll with the largest sample": rows ranked, not groups
+    groups_are_labels: bool = False  # grouped by what names the rows (`model`, `name`)
     tallied: dict[tuple[str, str], str] = field(default_factory=dict)  # tally -> its name
     kinds: set[int] = field(default_factory=set)  # "a bank": a row's name said as a kind
     group_tables: set[str] = field(default_factory=set)  # the tables the groups' columns are of
@@ -804,6 +805,9 @@ def _parse(
             _one_row_each(catalog, Span(s.start, s.end, _columns_of(s))) for s in group_spans
         )
         p.row_ranked = _row_ranked(tokens, spans, superlative_at)
+        p.groups_are_labels = bool(group_spans) and all(
+            (c.column or "").lower() in _ROW_LABELS for g in group_spans for c in _columns_of(g)
+        )
         p.group_tables = {t.table for g in group_spans for t in g.targets if t.kind == "column"}
         measures = _measures(
             p,
@@ -1896,11 +1900,16 @@ def _measures(
             if p.one_row_groups and time_grain is None:  # each group one row: its own value
                 measures.append(Measure("max", column.table, column, alias=column.column or ""))
                 continue
-            if p.row_ranked and time_grain is None:
+            labelled = superlative is not None and p.groups_are_labels
+            if (p.row_ranked or labelled) and time_grain is None and not _holds_counts(column):
                 # "which pollster ran the poll with the largest sample": one row ranked, and
-                # its group named: the group's largest row, never its total
+                # its group named: the group's largest row, never its total; "which model
+                # has the largest engine": a model's versions, its largest (said)
                 agg = "max" if superlative else "min"
                 measures.append(Measure(agg, column.table, column, alias=f"{agg}_{column.column}"))
+                if not p.row_ranked:
+                    best = "largest" if superlative else "smallest"
+                    p.notes.append(f"each group's {best} {column.column} (a row each, ranked)")
                 continue
             words_said = set(p.tokens[span.start : span.end + 1])  # "city mileage": `cty`
             if _is_rate(column.column or "") or words_said & _PER_UNIT_WORDS:
