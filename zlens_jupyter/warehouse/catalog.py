@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import duckdb
 
@@ -249,26 +250,24 @@ def scan_tables(
     )
     # Small base tables are profiled many per statement (at 1,000 tables, two statements per
     # table was most of connect time); views and sampled big tables keep their own.
+    small = {
+        name: rows
+        for name, rows in grouped.items()
+        if rows[0].kind == "table"
+        and may_read(name)
+        and 0 <= counts.get(name, -1) <= PROFILE_SAMPLE_ROWS
+    }
     batched = _batched_text_values(
         connection,
         {
             name: [r.column for r in rows if is_text_type(r.type)]
-            for name, rows in grouped.items()
-            if rows[0].kind == "table"
-            and may_read(name)
-            and sample(name)
-            and 0 <= counts.get(name, -1) <= PROFILE_SAMPLE_ROWS
+            for name, rows in small.items()
+            if sample(name)
         },
     )
     flags = _zero_one_columns(
         connection,
-        {
-            name: [r.column for r in rows if is_number_type(r.type)]
-            for name, rows in grouped.items()
-            if rows[0].kind == "table"
-            and may_read(name)
-            and 0 <= counts.get(name, -1) <= PROFILE_SAMPLE_ROWS
-        },
+        {name: [r.column for r in rows if is_number_type(r.type)] for name, rows in small.items()},
     )
     for name, rows in grouped.items():
         kind = rows[0].kind
@@ -374,15 +373,7 @@ def _zero_one_columns(
     names = [n for n, cols in numbers_of.items() if cols]
     for start in range(0, len(names), chunk):
         part = names[start : start + chunk]
-        rows = fetch_best_effort(
-            connection,
-            " UNION ALL ".join(
-                f"SELECT {i} AS i, [{', '.join(_only_zero_one(c) for c in numbers_of[n])}] AS f "
-                f"FROM {quote_identifier(n)}"
-                for i, n in enumerate(part)
-            ),
-            timeout_s=TABLE_TIMEOUT_S,
-        )
+        rows = _per_table_lists(connection, part, numbers_of, _only_zero_one)
         for i, flags in rows or ():
             columns = numbers_of[part[i]]
             found[part[i]] = {c for c, f in zip(columns, flags or (), strict=True) if f}
@@ -428,15 +419,7 @@ def _batched_text_values(
     found.update((n, {}) for n, cols in columns_of.items() if not cols)
     for start in range(0, len(names), chunk):
         part = names[start : start + chunk]
-        estimates = fetch_best_effort(
-            connection,
-            " UNION ALL ".join(
-                f"SELECT {i} AS i, [{', '.join(_approx(c) for c in columns_of[n])}] AS n "
-                f"FROM {quote_identifier(n)}"
-                for i, n in enumerate(part)
-            ),
-            timeout_s=TABLE_TIMEOUT_S,
-        )
+        estimates = _per_table_lists(connection, part, columns_of, _approx)
         if estimates is None:
             continue
         keep: dict[str, list[str]] = {n: [] for n in part}
@@ -450,15 +433,7 @@ def _batched_text_values(
         found.update((n, {}) for n in part if not keep[n])
         if not wanted:
             continue
-        lists = fetch_best_effort(
-            connection,
-            " UNION ALL ".join(
-                f"SELECT {i} AS i, [{', '.join(_distinct(c) for c in keep[n])}] AS v "
-                f"FROM {quote_identifier(n)}"
-                for i, n in enumerate(wanted)
-            ),
-            timeout_s=TABLE_TIMEOUT_S,
-        )
+        lists = _per_table_lists(connection, wanted, keep, _distinct)
         if lists is None:
             continue
         for i, per_column in lists:
@@ -469,6 +444,25 @@ def _batched_text_values(
                     values[column] = tuple(kept)
             found[wanted[i]] = values
     return found
+
+
+def _per_table_lists(
+    connection: duckdb.DuckDBPyConnection,
+    tables: list[str],
+    columns_of: dict[str, list[str]],
+    each: Callable[[str], str],
+) -> list[tuple[Any, ...]] | None:
+    """One statement over many tables: a row per table, its position in `tables` and a list
+    of `each(column)` over its columns. None when the statement failed or timed out."""
+    return fetch_best_effort(
+        connection,
+        " UNION ALL ".join(
+            f"SELECT {i} AS i, [{', '.join(each(c) for c in columns_of[n])}] AS v "
+            f"FROM {quote_identifier(n)}"
+            for i, n in enumerate(tables)
+        ),
+        timeout_s=TABLE_TIMEOUT_S,
+    )
 
 
 def _approx(column: str) -> str:
