@@ -2662,6 +2662,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Which model has the best highway mileage?",
             "SELECT model, MAX(hwy) AS h FROM autos GROUP BY model ORDER BY h DESC LIMIT 1",
         ),
+        # "for each combination of A and B" groups by both; "the average professor" is the
+        # figure averaged over them
+        (
+            "paybook",
+            "What is the average salary for each combination of rank and sex?",
+            "SELECT rank, sex, ROUND(AVG(salary), 2) FROM staff GROUP BY rank, sex",
+        ),
+        (
+            "paybook",
+            "How many years of service does the average professor have?",
+            "SELECT ROUND(AVG(service), 2) FROM staff WHERE rank = 'Prof'",
+        ),
         # the most common value of a number column is its mode, never its maximum
         (
             "paybook",

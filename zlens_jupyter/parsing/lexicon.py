@@ -208,7 +208,7 @@ def _verb_key(words: tuple[str, ...] | list[str]) -> tuple[str, ...]:
 _TOTAL_WORDS = frozenset({"total", "overall", "all"})
 # Generic nouns of a measure, after the subject measured (`MathAch`, `reading_score`)
 _MEASURE_NOUNS = frozenset({"achievement", "score", "result", "performance", "rating"})
-_INNER_GLUE = frozenset({"of", "the", "in", "per"})
+_INNER_GLUE = frozenset({"of", "the", "in", "per", "their", "its", "his", "her"})
 # Words of a column's name that say how it was figured, not what it is.
 _NAME_FILLERS = frozenset({"avg", "average", "mean", "per", "of", "the"})
 

@@ -78,6 +78,7 @@ from .rewording import (
     change_between,
     common_number_of,
     correlation_asked,
+    each_combination,
     either_of_two,
     end_of_the_data,
     ended_with,
@@ -99,6 +100,7 @@ from .rewording import (
     seasons,
     shares_of_the_vote,
     stored_as_none,
+    the_average_one,
     things_sold,
     two_word_happenings,
     varies_with,
@@ -260,7 +262,7 @@ def _parse(
     tokens = new_as_issued(tokens, catalog)
     tokens, period_read = in_one_period(tokens, catalog)
     tokens = common_number_of(per_day_said(ages_said(tokens)))
-    tokens = end_of_the_data(tokens)
+    tokens = the_average_one(each_combination(end_of_the_data(tokens)))
     tokens, change_read = change_between(tokens)
     tokens, vary_read = varies_with(tokens)
     tokens, range_read = paired_figures(tokens, lexicon)
@@ -3393,7 +3395,7 @@ def _clarify_unresolved(words: list[str]) -> ParseResult:
 def _starts_a_name(tokens: list[str], at: int, lex: Lexicon) -> bool:
     """Whether the words from `at` on name something in the data ("years of service")."""
     for size in range(2, min(lex.longest + 2, len(tokens) - at) + 1):
-        words = [w for w in tokens[at : at + size] if w not in ("of", "the", "in")]
+        words = [w for w in tokens[at : at + size] if w not in ("of", "the", "in", "their")]
         if len(words) > 1 and lex.lookup(words):
             return True
     return False

@@ -452,6 +452,32 @@ def _a_year(token: str) -> bool:
     return bool(re.fullmatch(r"(1[89]|20)\d\d", token))
 
 
+def each_combination(tokens: list[str]) -> list[str]:
+    """ "for each combination of rank and sex" -> "for each rank and sex"."""
+    for i in range(len(tokens) - 2):
+        kind = tokens[i] in ("combination", "combinations", "pair") and tokens[i + 1] == "of"
+        if kind and i > 0 and tokens[i - 1] in ("each", "every", "per", "by"):
+            return [*tokens[:i], *tokens[i + 2 :]]
+    return tokens
+
+
+def the_average_one(tokens: list[str]) -> list[str]:
+    """ "How many years of service does the average professor have?" -> "average years of
+    service of professor": the typical one's figure is the figure averaged over them."""
+    if tokens[:2] != ["how", "many"]:
+        return tokens
+    for i in range(3, len(tokens) - 3):
+        if tokens[i] in ("does", "do", "did") and tokens[i + 1 : i + 3] in (
+            ["the", "average"],
+            ["an", "average"],
+            ["a", "typical"],
+            ["the", "typical"],
+        ):
+            tail = [t for t in tokens[i + 3 :] if t not in ("have", "has", "had", "get", "got")]
+            return ["average", *tokens[2:i], "of", *tail]
+    return tokens
+
+
 def end_of_the_data(tokens: list[str]) -> list[str]:
     """ "the population in the last month of the data" -> "… in the latest month": the
     data's own last period, never the month before today."""
