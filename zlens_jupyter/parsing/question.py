@@ -864,6 +864,9 @@ def _parse(
                 if _names_each_row(catalog, g)
             ]
         ratio = next((g for g in group_spans if _ratio_per(tokens, g, measures)), None)
+        if ratio is not None and _divided_per_row(p, ratio, measures, aggs):
+            group_spans = [g for g in group_spans if g is not ratio]
+            ratio = None
         if ratio is not None:
             # "the median price per carat": price divided by carat, a figure of each row; a
             # group for each of 273 carat weights would answer another question. Asked.
@@ -1474,6 +1477,31 @@ def _kinds_of_observed_things(
     label = Target("column", m.table, observed, type="VARCHAR")
     spec.measures = [Measure("count_distinct", m.table, label, alias=f"distinct_{observed}")]
     spec.notes.append(f"{m.table} counted by distinct {observed} (each row is one observation)")
+
+
+def _divided_per_row(
+    p: _Parse, ratio: Span, measures: list[Measure], aggs: list[tuple[int, int, str]]
+) -> bool:
+    """ "the median price per carat", "the average price per carat of ideal diamonds": each
+    row's price divided by its carat, then the statistic asked (the mean when none is said, a
+    total of the ratios meaning nothing). Said. False when the shape is another."""
+    numbers = [m for m in measures if m.target is not None and is_numeric(m.target.type)]
+    if len(measures) != 1 or len(numbers) != 1:
+        return False
+    m, divisor = measures[0], ratio.targets[0]
+    said = [a for _, _, a in aggs]
+    if m.agg not in ("avg", "median", "min", "max", "sum") or (m.agg == "sum" and said):
+        return False
+    if m.agg == "sum":  # nothing said: "the price per carat" is the mean ratio
+        m.agg = "avg"
+        p.notes[:] = [n for n in p.notes if " added up" not in n]
+    m.divided_by = divisor
+    m.alias = f"{m.agg}_{m.target.column if m.target else ''}_per_{divisor.column}"
+    p.notes.append(
+        f"'{m.target.column if m.target else ''} per {divisor.column}' read as each row's "
+        f"{m.target.column if m.target else ''} divided by its {divisor.column}"
+    )
+    return True
 
 
 def _ratio_per(tokens: list[str], span: Span, measures: list[Measure]) -> bool:

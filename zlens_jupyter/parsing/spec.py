@@ -26,6 +26,8 @@ class Measure:
     scale: int = 1
     # "the correlation between temperature and ozone": agg "corr" of `target` with this
     paired: Target | None = None
+    # "the median price per carat": the aggregate of each row's target divided by this
+    divided_by: Target | None = None
 
 
 @dataclass

@@ -145,6 +145,11 @@ def _measure_expr(m: Measure, semantic: SemanticModel | None, catalog: Catalog) 
     if m.agg == "metric" and semantic is not None and m.target.name:
         return _qualified(semantic.metric_sql(m.target.name), m.table)
     inner = _named(m.target.column or "", m.table, catalog)
+    if m.divided_by is not None:  # each row's ratio: price / NULLIF(carat, 0)
+        divisor = _named(m.divided_by.column or "", m.divided_by.table, catalog)
+        inner = exp.Div(
+            this=inner, expression=exp.Nullif(this=divisor, expression=exp.Literal.number(0))
+        )
     if m.per is not None:  # a rate per person: both sums over the same rows
         people = exp.Sum(this=_named(m.per.column or "", m.per.table, catalog))
         scaled = exp.Mul(this=exp.Sum(this=inner), expression=exp.Literal.number(f"{m.scale}.0"))
