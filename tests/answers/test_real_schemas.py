@@ -2680,6 +2680,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "What is the average price per carat of ideal gems?",
             "SELECT ROUND(AVG(price / carat), 2) FROM gems WHERE cut = 'Ideal'",
         ),
+        # "a known X": the rows with a value there
+        (
+            "gems",
+            "How many gems have a known carat?",
+            "SELECT COUNT(*) FROM gems WHERE carat IS NOT NULL",
+        ),
         # the most common value of a number column is its mode, never its maximum
         (
             "paybook",

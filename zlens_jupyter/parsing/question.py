@@ -479,6 +479,7 @@ def _parse(
     value_filters += [(m, None) for m in _named_values(tokens, spans, p.taken, catalog)]
     value_filters += [(m, None) for m in _initial_codes(tokens, spans, p.taken, catalog)]
     missing = [s for s in spans if _is_missing(tokens, s, p.taken)]
+    known = [s for s in spans if s not in missing and _is_known(tokens, s, p.taken)]
     dated_by = _date_verb(tokens, p.taken, catalog) if spec.time_range or spec.time_grain else None
     if spec.time_range is not None and dated_by is None:
         # "processors released in 2018": a verb naming a date column dates the rows by it
@@ -741,7 +742,7 @@ def _parse(
     }
     used |= {s for s in spans for g in group_spans if g.start <= s.start and s.end <= g.end}
     used |= unit_read
-    used |= set(missing)
+    used |= set(missing) | set(known)
     used |= {span for span, _ in numbered}
     # A word after the number that is not the compared column is its unit ("60 minutes"),
     # not a second measure, even when a column happens to share its name.
@@ -1005,6 +1006,12 @@ def _parse(
         if target is not None:
             spec.filters.append(
                 Filter(target.table, target.column or "", "is null", None, label=target.label)
+            )
+    for span in known:  # "characters with a known birth year": the rows with a value there
+        target = _pick(span, spec.fact_table, numeric=False)
+        if target is not None:
+            spec.filters.append(
+                Filter(target.table, target.column or "", "is not null", None, label=target.label)
             )
     numbered_values: dict[tuple[str, str, str], list[int | str]] = {}
     for span, number in numbered:  # "series 5": the column's value, not a measure
@@ -3698,6 +3705,19 @@ def _is_missing(tokens: list[str], span: Span, taken: set[int]) -> bool:
     at = before if before >= 0 and tokens[before] == "missing" else -1
     if at < 0 and span.end < len(tokens) and tokens[span.end] == "missing":
         at = span.end  # "ozone missing"
+    if at < 0 or at in taken:
+        return False
+    taken.add(at)
+    return True
+
+
+def _is_known(tokens: list[str], span: Span, taken: set[int]) -> bool:
+    """ "characters with a known birth year": a column whose value is there. Takes the word
+    "known"."""
+    before = span.start - 1
+    while before >= 0 and tokens[before] in ("a", "an", "the", "its", "their"):
+        before -= 1
+    at = before if before >= 0 and tokens[before] in ("known", "recorded") else -1
     if at < 0 or at in taken:
         return False
     taken.add(at)

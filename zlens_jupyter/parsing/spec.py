@@ -55,7 +55,7 @@ class ColumnRef:
 class Filter:
     table: str
     column: str
-    op: str  # = > >= < <= between in, "not in", "is null", starts, has, spellings
+    op: str  # = > >= < <= between in, "not in", "is null", "is not null", starts, has, spellings
     value: Any
     label: str = ""
     is_time: bool = False

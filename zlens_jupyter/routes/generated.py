@@ -421,6 +421,8 @@ def filter_phrase(spec: QuestionSpec | None) -> str:
         if f.op in ("in", "not in")
         else f"{f.label or f.column} is missing"
         if f.op == "is null"
+        else f"{f.label or f.column} is known"
+        if f.op == "is not null"
         else f"{f.label or f.column} begins with {f.value}"
         if f.op == "starts"
         else f"{f.label or f.column} lists {f.value}"

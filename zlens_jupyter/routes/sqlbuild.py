@@ -216,6 +216,8 @@ def _filter_expr(f: Filter) -> exp.Expr:
         return exp.Not(this=exp.In(this=column, expressions=[_literal(v) for v in f.value]))
     if f.op == "is null":
         return exp.Is(this=column, expression=exp.Null())
+    if f.op == "is not null":
+        return exp.Not(this=exp.Is(this=column, expression=exp.Null()))
     if f.op == "starts":  # the value's first word, whole: "Merc" keeps Merc 240D, not Mercury
         pattern = f"^{re.escape(str(f.value))}([^A-Za-z0-9]|$)"
         return exp.RegexpLike(this=column, expression=exp.Literal.string(pattern))
