@@ -3088,3 +3088,28 @@ def test_a_name_kept_for_several_years_reads_the_latest_and_says_so(harbour) -> 
     assert rows(run) == truth(path, "SELECT ROUND(AVG(life_expectancy_2018), 2) FROM sowc")
     assert run.trust_state is TrustState.REVIEW_REQUIRED
     assert "life_expectancy_2018 (the latest; also life_expectancy_1970)" in run.trust_reason
+
+
+def test_a_flag_in_a_table_sampled_later_is_still_yes_no(tmp_path: Path, monkeypatch) -> None:
+    """A wide database is profiled where questions lead: a 0/1 column of a table sampled only
+    then is read as a yes/no flag too ("the callback rate" its share of 1s)."""
+    from zlens_jupyter.warehouse.warehouse import LAZY_SAMPLE_TABLES
+
+    monkeypatch.setenv("ZLENS_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "wide.duckdb"
+    con = duckdb.connect(str(path))
+    for i in range(LAZY_SAMPLE_TABLES + 5):
+        con.execute(f"CREATE TABLE t{i} AS SELECT range AS id, range % 3 AS k FROM range(20)")
+    con.execute(
+        "CREATE TABLE resumes AS SELECT range AS id, CASE WHEN range % 4 = 0 THEN 1 ELSE 0 END "
+        "AS received_callback, CASE WHEN range % 2 = 0 THEN 'Boston' ELSE 'Chicago' END AS city "
+        "FROM range(100)"
+    )
+    con.close()
+    session = Session(path, tmp_path / "project")
+    try:
+        run = session.ask("What was the callback rate of resumes in Boston?")
+        sql = "SELECT ROUND(100.0 * AVG(received_callback), 2) FROM resumes WHERE city = 'Boston'"
+        assert rows(run) == truth(path, sql), run.sql
+    finally:
+        session.close()

@@ -265,9 +265,14 @@ def scan_tables(
             if sample(name)
         },
     )
+    # 0/1 flags where values are sampled now; a table sampled later gets them then
     flags = _zero_one_columns(
         connection,
-        {name: [r.column for r in rows if is_number_type(r.type)] for name, rows in small.items()},
+        {
+            name: [r.column for r in rows if is_number_type(r.type)]
+            for name, rows in small.items()
+            if sample(name)
+        },
     )
     for name, rows in grouped.items():
         kind = rows[0].kind
@@ -322,6 +327,14 @@ def sample_tables(
             if t.kind == "table" and 0 <= t.row_count <= PROFILE_SAMPLE_ROWS
         },
     )
+    flags = _zero_one_columns(
+        connection,
+        {
+            t.name: [c.name for c in t.columns if is_number_type(c.type)]
+            for t in tables
+            if t.kind == "table" and 0 <= t.row_count <= PROFILE_SAMPLE_ROWS
+        },
+    )
     out: dict[str, TableInfo] = {}
     probe_values: list[ColumnValues] = []
     for table in tables:
@@ -345,7 +358,7 @@ def sample_tables(
                     c.comment,
                     low,
                     _listed(distinct, table.row_count),
-                    zero_one=c.zero_one,
+                    zero_one=c.zero_one or c.name in flags.get(table.name, ()),
                 )
             )
         out[table.name] = TableInfo(
