@@ -918,6 +918,11 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ELSE 'audi' END, 'm' || CAST(CASE WHEN i < 30 THEN i % 3 WHEN i < 45 THEN 10 + i % 7
               ELSE 20 + i % 2 END AS VARCHAR), 20 + i FROM range(50) t(i);
         """,
+        # a column named by the word "difference": its name, never a difference asked
+        "standings": """
+            CREATE TABLE league (team VARCHAR, points BIGINT, goal_difference BIGINT);
+            INSERT INTO league VALUES ('A', 80, 30), ('B', 75, 41), ('C', 60, -5);
+        """,
         # one reading a day per city: levels, which never add up
         "climate": """
             CREATE TABLE climate (city VARCHAR, day BIGINT, temp DOUBLE, wind DOUBLE);
@@ -2685,6 +2690,11 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "gems",
             "How many gems have a known carat?",
             "SELECT COUNT(*) FROM gems WHERE carat IS NOT NULL",
+        ),
+        (
+            "standings",
+            "Which team has the best goal difference?",
+            "SELECT team, goal_difference FROM league ORDER BY goal_difference DESC LIMIT 1",
         ),
         # the most common value of a number column is its mode, never its maximum
         (

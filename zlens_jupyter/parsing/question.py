@@ -235,7 +235,7 @@ def _parse(
     semantic: SemanticModel | None,
     values: list[ValueMatch] | None,
 ) -> ParseResult:
-    tokens, gap_asked = _difference_asked(question_tokens(question))
+    tokens, gap_asked = _difference_asked(question_tokens(question), catalog)
     tokens, correlated = correlation_asked(tokens, lexicon)
     converted = _unit_to_convert(tokens, catalog)
     if converted is not None:
@@ -1230,12 +1230,20 @@ def _parse(
 _DIFFERENCE_WORDS = frozenset({"difference", "gap"})
 
 
-def _difference_asked(tokens: list[str]) -> tuple[list[str], bool]:
+def _difference_asked(tokens: list[str], catalog: Catalog) -> tuple[list[str], bool]:
     """ "the difference between the average salary of men and women", "the gap in pay
     between A and B": the word (and the "in"/"between"/"of" after it) go; a difference is
-    remembered, to be taken between the two values said."""
+    remembered, to be taken between the two values said. Not where a column is named by the
+    word (`goal_difference`, `pay_gap`): there it is that column's name."""
     at = next((i for i, t in enumerate(tokens) if t in _DIFFERENCE_WORDS), None)
-    if at is None:
+    named = {
+        w
+        for info in catalog.tables.values()
+        for c in info.columns
+        for w in identifier_words(c.name)
+        if w in _DIFFERENCE_WORDS or w in ("diff", "differential")
+    }
+    if at is None or named:
         return tokens, False
     end = at + 1 + (tokens[at + 1 : at + 2] in (["in"], ["between"], ["of"]))
     return [*tokens[:at], *tokens[end:]], True
