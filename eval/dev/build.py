@@ -352,6 +352,26 @@ DATASETS: tuple[Any, ...] = (
         (Table("prisonLF", "fpp2", "prisonLF", dates=("t",)),),
         "Australian prisoners per quarter 2005-2016 by state, gender and legal status (counts)",
     ),
+    Dataset(
+        "londonmurders",
+        (Table("london_murders", "openintro", "london_murders", dates=("date",)),),
+        "838 murders in London, 2006-2011: victim's forename and age, date, year, borough",
+    ),
+    Dataset(
+        "acs",
+        (Table("acs12", "openintro", "acs12"),),
+        "2,000 people of the 2012 American Community Survey: income, work, age, education",
+    ),
+    Dataset(
+        "pwt",
+        (Table("pwt_sample", "stevedata", "pwt_sample"),),
+        "Penn World Table 10.0, 22 rich countries 1950-2019: population, GDP, jobs (abbreviated)",
+    ),
+    Dataset(
+        "aids",
+        (Table("Aids2", "MASS", "Aids2"),),
+        "2,843 AIDS patients of Australia diagnosed before 1 July 1991: state, sex, days, status",
+    ),
 )
 
 
