@@ -430,6 +430,9 @@ def _sentence_n(sentence: str) -> int | None:
     return 1 if _ONE_NAMED.search(sentence) else None
 
 
+_MONTH_START = re.compile(r"\d{4}-\d{2}-01")
+
+
 def _rows_named(sentence: str, result: dict[str, Any]) -> int | None:
     """How many result rows the sentence names (by a text value of the row); None when rows
     have no text to name them by."""
@@ -438,6 +441,8 @@ def _rows_named(sentence: str, result: dict[str, Any]) -> int | None:
         labels = [v for v in row if isinstance(v, str) and v]
         if not labels:
             return None
+        # A period is said as the sentences say it: '2007-06-01' of a month is "2007-06".
+        labels += [v[:7] for v in labels if _MONTH_START.fullmatch(v)]
         if any(re.search(rf"(?<!\w){re.escape(v)}(?!\w)", sentence) for v in labels):
             named += 1
     return named

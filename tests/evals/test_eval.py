@@ -6,6 +6,7 @@ sample DuckDB file with the run store on, blocks certified by the certify code.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 
@@ -143,6 +144,13 @@ def test_results_compare_by_value_order_and_rounding() -> None:
     # A year shown as a date is not the year.
     assert not same_result([["2015-01-01", 3]], [(2015, 3)])
     assert same_result([[2015, 3]], [(2015, 3)])
+    # The months of one year, shown as their first days, are the month numbers ...
+    months = [[dt.date(2010, m, 1), c] for m, c in ((1, 7), (2, 6), (3, 14))]
+    assert same_result(months, [(1, 7), (2, 6), (3, 14)], ordered=True)
+    assert not same_result(months, [(1, 7), (2, 14), (3, 6)], ordered=True)
+    # ... but not across years, where the number alone would not say which January.
+    two_years = [[dt.date(2009, 12, 1), 7], [dt.date(2010, 1, 1), 6]]
+    assert not same_result(two_years, [(12, 7), (1, 6)])
 
 
 def test_the_held_out_traps_have_no_wrong_trusted_answer(

@@ -4,7 +4,9 @@
 - Columns are matched by their values, not their names, and the answer may carry extra
   columns (a ranking that also shows the category); every gold column must be there.
 - Numbers are equal within rounding (a block's ROUND(x, 2) equals the unrounded gold).
-- Dates stay dates: a year asked "by year" and shown as `2015-01-01` is not `2015`.
+- Dates stay dates: a year asked "by year" and shown as `2015-01-01` is not `2015`. Months
+  are the exception: `2010-03-01` in a column whose dates all start a month is the month
+  `2010-03`, and, when they are all of one year, the month number 3.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import math
+import re
 from collections import Counter
 from decimal import Decimal
 from typing import Any
@@ -46,7 +49,7 @@ def same_result(
     >>> same_result([["2015-01-01", 3]], [(2015, 3)])
     False
     """
-    answer = [[normalize(v) for v in row] for row in answer_rows]
+    answer = _with_month_numbers([[normalize(v) for v in row] for row in answer_rows])
     gold = [[normalize(v) for v in row] for row in gold_rows]
     if len(answer) != len(gold):
         return False
@@ -72,6 +75,35 @@ def same_result(
         if _same_rows(projected, gold, ordered=ordered):
             return True
     return False
+
+
+def _with_month_numbers(rows: list[list[Any]]) -> list[list[Any]]:
+    """`rows` plus, for each column of first-of-month dates, the months as `YYYY-MM` and,
+    when all are of one year, their numbers: more columns (an answer may carry extra ones).
+
+    >>> _with_month_numbers([["2010-01-01", 7.0], ["2010-02-01", 6.0]])
+    [['2010-01-01', 7.0, '2010-01', 1.0], ['2010-02-01', 6.0, '2010-02', 2.0]]
+    >>> _with_month_numbers([["2009-12-01", 7.0], ["2010-01-01", 6.0]])[0]
+    ['2009-12-01', 7.0, '2009-12']
+    """
+    if not rows:
+        return rows
+    months, numbered = [], []
+    for j in range(len(rows[0])):
+        values = [row[j] for row in rows]
+        if all(isinstance(v, str) and _MONTH_START.fullmatch(v) for v in values):
+            months.append(j)
+            if len({v[:4] for v in values}) == 1:
+                numbered.append(j)
+    if not months:
+        return rows
+    return [
+        [*row, *(row[j][:7] for j in months), *(float(row[j][5:7]) for j in numbered)]
+        for row in rows
+    ]
+
+
+_MONTH_START = re.compile(r"\d{4}-(0[1-9]|1[0-2])-01")
 
 
 def _same_column(answer: list[Any], gold: list[Any]) -> bool:

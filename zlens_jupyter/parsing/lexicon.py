@@ -459,6 +459,7 @@ def find_abbreviated(
     spans += _initialisms(tokens, lex, taken, ignore)
     spans += _shortened_names(tokens, lex, taken)
     spans += run_together(tokens, lex, taken)
+    told: set[int] = set()  # words that told candidates apart (may tell others apart too)
     for i, token in enumerate(tokens):
         if i in taken or token in ignore or len(token) < 4 or not token.isalpha():
             continue
@@ -474,11 +475,53 @@ def find_abbreviated(
             found = _beginning_with(token, lex)
         if not found:
             found = _word_of_one_number(token, lex)
+        if len(found) > 1:
+            found = _told_apart(tokens, i, found, taken, told) or found
         if len(found) == 1:
             spans.append(Span(i, i + 1, (found[0],), guessed=guessed))
         elif len(found) > 1 and not _kind_of_many(token, found):
             return token, sorted(f"{t.table}.{t.column}" for t in found)
     return spans
+
+
+def _told_apart(
+    tokens: list[str], at: int, found: list[Target], taken: set[int], told: set[int]
+) -> list[Target]:
+    """ "Clinton's average raw share" over `rawpoll_clinton` and `adjpoll_clinton`: the
+    word at `at` ends both names; another unexplained word of the question begins what is
+    left of exactly one of them ("raw" of `rawpoll`, "adjusted" of `adjpoll`, sharing three
+    letters or more). That word is taken as read; without one, nothing is chosen (asked).
+    A word that merely contains the rest ("unadjusted") begins neither, so it is asked."""
+    word = tokens[at]
+    rests: dict[Target, str] = {}
+    for target in found:
+        name = "".join(identifier_words(target.column or ""))
+        cut = name.rfind(stem(word)) if stem(word) in name else name.rfind(word)
+        rests[target] = name[:cut] if cut > 0 else ""
+    chosen: dict[Target, int] = {}
+    for i, other in enumerate(tokens):
+        if i == at or (i in taken and i not in told) or len(other) < 3 or not other.isalpha():
+            continue
+        fits = [
+            t for t, rest in rests.items() if len(rest) >= 3 and _common_start(rest, other) >= 3
+        ]
+        if len(fits) == 1 and fits[0] not in chosen:
+            chosen[fits[0]] = i
+    if len(chosen) != 1:
+        return []
+    target, i = next(iter(chosen.items()))
+    taken.add(i)
+    told.add(i)
+    return [target]
+
+
+def _common_start(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def _kind_of_many(token: str, found: list[Target]) -> bool:

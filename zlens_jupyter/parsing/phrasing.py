@@ -535,6 +535,9 @@ def _span_at(tokens: list[str], i: int) -> tuple[TimeRange, int] | None:
     """Inclusive spans of whole periods: "between 2010 and 2015", "from 2005 to 2010",
     "2005-2010", "from June to August" (months of any year), "the 1990s" (a decade)."""
     tok = tokens[i]
+    dated = _months_of_years(tokens, i) if tok in ("between", "from") else None
+    if dated is not None:
+        return dated
     if tok in ("between", "from") and i + 3 < len(tokens) and tokens[i + 2] in ("and", "to"):
         a, b = tokens[i + 1], tokens[i + 3]
         if _is_year(a) and _is_year(b) and int(a) <= int(b):
@@ -548,6 +551,32 @@ def _span_at(tokens: list[str], i: int) -> tuple[TimeRange, int] | None:
         start = int(decade.group(1)) * 10
         return TimeRange(f"{start:04d}-01-01", f"{start + 10:04d}-01-01", f"the {start}s"), 1
     return None
+
+
+def _months_of_years(tokens: list[str], i: int) -> tuple[TimeRange, int] | None:
+    """ "between June and August 2008" (one year said after both months), "from March 2010
+    to June 2011": whole months, both ends included."""
+    words = tokens[i + 1 : i + 6]
+    if len(words) >= 4 and words[0] in MONTHS and words[1] in ("and", "to"):
+        a, b, year = words[0], words[2], words[3]
+        if b in MONTHS and _is_year(year) and MONTHS[a] <= MONTHS[b]:
+            return _months_between(a, int(year), b, int(year)), 5
+    if len(words) == 5 and words[0] in MONTHS and _is_year(words[1]) and words[2] in ("and", "to"):
+        a, first, b, last = words[0], int(words[1]), words[3], words[4]
+        if b in MONTHS and _is_year(last) and (first, MONTHS[a]) <= (int(last), MONTHS[b]):
+            return _months_between(a, first, b, int(last)), 6
+    return None
+
+
+def _months_between(a: str, first: int, b: str, last: int) -> TimeRange:
+    start = dt.date(first, MONTHS[a], 1)
+    end = _shift(dt.date(last, MONTHS[b], 1), "month", 1)
+    said = (
+        f"{a.title()} {first} to {b.title()} {last}"
+        if first != last
+        else (f"{a.title()} to {b.title()} {last}")
+    )
+    return _range(start, end, said)
 
 
 def _period_at(tokens: list[str], i: int) -> tuple[TimeRange, int] | None:

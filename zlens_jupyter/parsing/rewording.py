@@ -160,6 +160,77 @@ def things_sold(tokens: list[str], lexicon: Lexicon) -> tuple[list[str], str]:
     return read, f"'{tokens[counted]} sold' read as {named[0].column}"
 
 
+def combined_as_total(tokens: list[str], lexicon: Lexicon) -> list[str]:
+    """ "the combined 2021 population of …" -> "the total 2021 population …": "combined"
+    before a figure adds it up, unless the data names something by it ("combined mpg" of
+    `comb_mpg` stays a column's name)."""
+    for i, word in enumerate(tokens[:-1]):
+        if word != "combined" or i == 0 or tokens[i - 1] not in ("the", "their", "its", "a"):
+            continue
+        if lexicon.lookup(["combined"]) or lexicon.lookup(tokens[i : i + 2]):
+            continue
+        if any(lexicon.lookup(tokens[i : i + n]) for n in (3, 4)):
+            continue
+        return [*tokens[:i], "total", *tokens[i + 1 :]]
+    return tokens
+
+
+def number_range(tokens: list[str], lexicon: Lexicon) -> list[str]:
+    """ "a price between 1000 and 2000" -> "a price at least 1000 and price at most 2000",
+    "aged 13 to 19" -> "aged at least 13 and aged at most 19": a range of a number, both
+    ends kept, as two comparisons of the same words. Years are left to the calendar
+    ("between 2010 and 2015" is a period); so is "from A to B"."""
+    for i in range(1, len(tokens) - 3):
+        word = tokens[i]
+        if word == "between" and tokens[i + 2] == "and":
+            low, high, said = tokens[i + 1], tokens[i + 3], i + 4
+        elif word.isdigit() and tokens[i - 1] in _AGED and tokens[i + 1] == "to":
+            low, high, said = word, tokens[i + 2], i + 3
+            i -= 1  # "aged" itself is the name repeated
+        else:
+            continue
+        a, b = to_number(low), to_number(high)
+        if a is None or b is None or a > b or (_year(low) and _year(high)):
+            continue
+        if word == "between" and tokens[i - 1] in _AGED:
+            name = [tokens[i - 1]]  # "aged between 13 and 19"
+        else:
+            before = tokens[max(0, i - 2) : i] if word == "between" else [tokens[i]]
+            two = len(before) == 2 and bool(lexicon.lookup(before))
+            name = before if two else before[-1:]
+        if not name or (name[-1] in GLUE_WORDS and name[-1] not in _AGED):
+            continue
+        start = i + (0 if word == "between" else 1)
+        return [
+            *tokens[:start],
+            "at",
+            "least",
+            low,
+            "and",
+            *name,
+            "at",
+            "most",
+            high,
+            *tokens[said:],
+        ]
+    return tokens
+
+
+_AGED = frozenset({"aged", "ages", "age"})
+
+
+def _year(word: str) -> bool:
+    return bool(re.fullmatch(r"(1[6-9]|20)\d\d", word))
+
+
+def which_single(tokens: list[str]) -> list[str]:
+    """ "which single month saw the most murders" -> "which month …": "single" after
+    "which" only says one is wanted, as "which" already does."""
+    if tokens[1:2] == ["single"] and tokens[:1] in (["which"], ["what"]) and len(tokens) > 3:
+        return [tokens[0], *tokens[2:]]
+    return tokens
+
+
 def said_twice(tokens: list[str]) -> list[str]:
     """ "the average close in 2000 with the average close in 2010" -> "the average close in
     2000 and 2010": a figure named again for a second year is one figure for both years."""

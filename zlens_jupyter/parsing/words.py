@@ -243,6 +243,11 @@ def _compound(part: str) -> tuple[str, ...] | None:
         left_words = expansions.get(left) or ((left,) if is_english(left) else None)
         right_words = expansions.get(right) or ((right,) if is_english(right) else None)
         if left_words and right_words and len(left) > 2:
+            # An abbreviation beside a short word is how a name is cut, not a compound:
+            # "london" is not lon(gitude) + "don"; "bodywt" is body + w(eigh)t.
+            short = [w for w, n in ((left, left_words), (right, right_words)) if n == (w,)]
+            if any(len(w) < 4 for w in short) and len(short) == 1:
+                continue
             return (*left_words, *right_words)
     return None
 

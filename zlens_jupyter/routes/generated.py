@@ -308,8 +308,12 @@ class GeneratedAnswer:
             )
         except (QueryError, QueryTimeout):
             return ""
-        shown = {tuple(r[:-1]) for r in rows}
-        others = [" / ".join(fmt(v) for v in r) for r in preview.rows if tuple(r) not in shown]
+        # Compared as text: the result's rows are JSON-safe (a month is '2007-06-01'), the
+        # probe's are DuckDB's (a date), and the same month must not tie with itself.
+        shown = {tuple(map(str, r[:-1])) for r in rows}
+        others = [
+            " / ".join(fmt(v) for v in r) for r in preview.rows if tuple(map(str, r)) not in shown
+        ]
         if not others:
             return ""
         if len(others) > 3:
