@@ -189,6 +189,42 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO daily VALUES (190, 41, 67, 5, 1), (118, 36, 88, 5, 2),
               (149, 12, 90, 6, 1), (313, 18, 72, 6, 2), (NULL, 28, 86, 6, 3);
         """,
+        # a list of murders, one victim a row, with a date; a two-word table name of a place
+        "murders": """
+            CREATE TABLE london_murders (forename VARCHAR, age BIGINT, date DATE,
+                                         borough VARCHAR);
+            INSERT INTO london_murders SELECT 'Victim ' || i, 10 + (i * 7) % 60,
+              DATE '2007-11-05' + INTERVAL (i * 23) DAY, ['Lambeth', 'Croydon', 'Hackney'][
+              1 + i % 3] FROM range(60) t(i);
+            INSERT INTO london_murders SELECT 'Extra ' || i, 30,
+              DATE '2008-06-10' + INTERVAL (i) DAY, 'Lambeth' FROM range(5) t(i);
+        """,
+        # municipalities of several kinds, each named: "municipality" is a kind and a row
+        "ontario": """
+            CREATE TABLE places (name VARCHAR, csd_type VARCHAR, population BIGINT);
+            INSERT INTO places SELECT 'Place ' || i, ['town', 'city', 'municipality',
+              'township', 'village'][1 + i % 5], 1000 + i * 37 FROM range(40) t(i);
+        """,
+        # published and adjusted figures for each candidate, told apart by a prefix
+        "pollsters": """
+            CREATE TABLE polls (pollster VARCHAR, rawpoll_clinton DOUBLE,
+                                adjpoll_clinton DOUBLE, rawpoll_trump DOUBLE,
+                                adjpoll_trump DOUBLE);
+            INSERT INTO polls VALUES ('A', 45, 44, 41, 43), ('B', 40, 42, 43, 42),
+              ('C', 47, 46, 40, 41), ('D', 39, 41, 44, 43);
+        """,
+        # one pitch a row; which hand the batter hit with as a one-letter code
+        "pitches": """
+            CREATE TABLE Kershaw (PitchType VARCHAR, BatterHand VARCHAR, StartSpeed DOUBLE);
+            INSERT INTO Kershaw SELECT ['FF', 'SL', 'CU'][1 + i % 3],
+              CASE WHEN i % 4 = 0 THEN 'L' ELSE 'R' END, 85 + i % 9 FROM range(40) t(i);
+        """,
+        # one test a row, an id for each
+        "swabs": """
+            CREATE TABLE covid_testing (test_id VARCHAR, result VARCHAR, pan_day BIGINT);
+            INSERT INTO covid_testing SELECT 'T' || i, CASE WHEN i % 5 = 0 THEN 'positive'
+              ELSE 'negative' END, 4 + i % 30 FROM range(50) t(i);
+        """,
         "gems": """
             CREATE TABLE gems (carat DOUBLE, cut VARCHAR, price BIGINT);
             INSERT INTO gems VALUES (0.3, 'Ideal', 500), (2.1, 'Fair', 9000),
@@ -2723,6 +2759,66 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT CAST(date AS VARCHAR), unemploy FROM economy "
             "ORDER BY unemploy DESC, date LIMIT 1",
         ),
+        # "in London" of `london_murders`: the place every row is of, no filter
+        (
+            "murders",
+            "How many murders were recorded in London?",
+            "SELECT COUNT(*) FROM london_murders",
+        ),
+        # months with the year said once, both ends kept
+        (
+            "murders",
+            "How many murders took place between June and August 2008?",
+            "SELECT COUNT(*) FROM london_murders "
+            "WHERE date BETWEEN DATE '2008-06-01' AND DATE '2008-08-31'",
+        ),
+        # a range of a number: both ends kept
+        (
+            "murders",
+            "How many victims aged 13 to 29 were murdered in 2008?",
+            "SELECT COUNT(*) FROM london_murders WHERE age BETWEEN 13 AND 29 AND year(date) = 2008",
+        ),
+        (
+            "murders",
+            "How many victims were aged between 20 and 39?",
+            "SELECT COUNT(*) FROM london_murders WHERE age BETWEEN 20 AND 39",
+        ),
+        (
+            "gems",
+            "How many diamonds have a price between 1000 and 8000?",
+            "SELECT COUNT(*) FROM gems WHERE price BETWEEN 1000 AND 8000",
+        ),
+        # victims are the rows of a list that names them (not days of a calendar)
+        (
+            "murders",
+            "How many of the victims were under 18?",
+            "SELECT COUNT(*) FROM london_murders WHERE age < 18",
+        ),
+        # two columns end with the name; "raw" begins one of them
+        (
+            "pollsters",
+            "In how many polls was Trump ahead of Clinton in the raw numbers?",
+            "SELECT COUNT(*) FROM polls WHERE rawpoll_trump > rawpoll_clinton",
+        ),
+        # ... after the name, or said as a synonym ("unadjusted" for raw), averaged
+        (
+            "pollsters",
+            "What was the average adjusted poll number for Trump?",
+            "SELECT ROUND(AVG(adjpoll_trump), 2) FROM polls",
+        ),
+        (
+            "pollsters",
+            "What was Clinton's average unadjusted share?",
+            "SELECT ROUND(AVG(rawpoll_clinton), 2) FROM polls",
+        ),
+        # "left-handed": the initial of a one-letter code before the column's name
+        (
+            "pitches",
+            "How many pitches did he throw to left-handed batters?",
+            "SELECT COUNT(*) FROM Kershaw WHERE BatterHand = 'L'",
+        ),
+        # "how many … in total" counts the rows; "run" only says they took place
+        ("swabs", "How many tests were run in total?", "SELECT COUNT(*) FROM covid_testing"),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:
@@ -2898,6 +2994,12 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "towns",
             "What percentage of the municipalities are villages?",
             "'municipality' read as every row of towny",
+        ),
+        # the thing asked about is a kind of a type column and may be every row: said
+        (
+            "ontario",
+            "Which municipality has the largest population?",
+            "'municipality' read as the rows whose csd_type is municipality",
         ),
         # after another kind, the plural may name every row: the kind is read, and said
         (
@@ -3123,3 +3225,17 @@ def test_a_flag_in_a_table_sampled_later_is_still_yes_no(tmp_path: Path, monkeyp
         assert rows(run) == truth(path, sql), run.sql
     finally:
         session.close()
+
+
+def test_a_month_ranked_first_does_not_tie_with_itself(harbour) -> None:
+    """The ties probe reads dates; the result holds them as text: the month shown was once
+    reported as tied with itself ("26 (tied with 2007-06-01)")."""
+    session, path = harbour["murders"]
+    run = session.ask("Which single month saw the most murders?")
+    assert rows(run) == truth(
+        path,
+        "SELECT CAST(DATE_TRUNC('month', date) AS DATE)::VARCHAR, COUNT(*) FROM london_murders "
+        "GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+    )
+    assert "tied" not in (run.answer or ""), run.answer
+    assert run.trust_state == TrustState.GROUNDED, run.trust_reason

@@ -476,7 +476,17 @@ def find_abbreviated(
         if not found:
             found = _word_of_one_number(token, lex)
         if len(found) > 1:
+            before = set(told)
             found = _told_apart(tokens, i, found, taken, told) or found
+            by = next(iter(told - before), None)
+            if len(found) == 1 and by is not None and by < i <= by + 4:
+                named = "".join(identifier_words(found[0].column or ""))
+                if not any(k in taken and stem(tokens[k]) not in named for k in range(by + 1, i)):
+                    # "the average raw poll figure for Clinton": one name, from the word
+                    # that told it apart to the one it ends with
+                    spans.append(Span(by, i + 1, (found[0],), guessed=guessed))
+                    taken.update(range(by, i + 1))
+                    continue
         if len(found) == 1:
             spans.append(Span(i, i + 1, (found[0],), guessed=guessed))
         elif len(found) > 1 and not _kind_of_many(token, found):
@@ -502,8 +512,11 @@ def _told_apart(
     for i, other in enumerate(tokens):
         if i == at or (i in taken and i not in told) or len(other) < 3 or not other.isalpha():
             continue
+        said = (other, *synonyms().get(other, ()))  # "unadjusted" for `rawpoll`
         fits = [
-            t for t, rest in rests.items() if len(rest) >= 3 and _common_start(rest, other) >= 3
+            t
+            for t, rest in rests.items()
+            if len(rest) >= 3 and any(_common_start(rest, w) >= 3 for w in said)
         ]
         if len(fits) == 1 and fits[0] not in chosen:
             chosen[fits[0]] = i

@@ -238,6 +238,7 @@ def _parse(
     semantic: SemanticModel | None,
     values: list[ValueMatch] | None,
 ) -> ParseResult:
+    question = _POSSESSED_AVERAGE.sub(r"\2 \1's", question)
     tokens, gap_asked = _difference_asked(question_tokens(question), catalog)
     tokens, correlated = correlation_asked(tokens, lexicon)
     converted = _unit_to_convert(tokens, catalog)
@@ -310,7 +311,9 @@ def _parse(
         if t in _SHARE_WORDS
         # "above 10 percent": the number's unit, a comparison's, never a share asked
         and not (t == "percent" and i > 0 and to_number(tokens[i - 1]) is not None)
+        and not _figure_called_a_share(tokens, i)
     ]
+    p.taken.update(i for i in range(len(tokens)) if _figure_called_a_share(tokens, i))
     # "survival rate": the share of the rows where `survived` is yes, of its table's rows
     rates = _rates_of_yes(tokens, lexicon, catalog)
     shared += [i for i, _ in rates]
@@ -509,7 +512,15 @@ def _parse(
         # time" already says (and "the change in GDP from 2000 to 2010" stays unread)
         p.taken.update(i for i, t in enumerate(tokens) if t in _TREND_VERBS)
     # "how many matches were played": every match was; the verb keeps every row
-    p.taken.update(i for i, t in enumerate(tokens) if _a_happening(t, lexicon) and i not in p.taken)
+    p.taken.update(
+        i
+        for i, t in enumerate(tokens)
+        if _a_happening(t, lexicon)
+        and i not in p.taken
+        # "his pitches", "how many tests": after a determiner the word is a noun, never
+        # the verb ("pitched") it shares a root with
+        and not (i > 0 and tokens[i - 1] in _BEFORE_A_NOUN and t not in happenings())
+    )
     # "break down the strikes by phase", "a breakdown of …": a grouping the "by" says
     p.taken.update(
         i
@@ -3481,6 +3492,12 @@ def _starts_a_name(tokens: list[str], at: int, lex: Lexicon) -> bool:
     return False
 
 
+_BEFORE_A_NOUN = frozenset(
+    {"the", "a", "an", "his", "her", "its", "their", "our", "my", "your", "these", "those"}
+    | {"many", "of", "all", "each", "every", "some", "any", "no"}
+)
+
+
 def _a_happening(token: str, lexicon: Lexicon) -> bool:
     """ "played", and "offers", "offer" as "offered" is (vocabulary `happenings`): another
     form of the verb counts when the data names nothing by it ("score" may be a column).
@@ -3665,6 +3682,19 @@ def _calendar_columns(catalog: Catalog, table: str) -> dict[str, str]:
 
 
 _AVERAGE_WORDS = frozenset({"average", "avg", "mean", "median", "typical"})
+
+
+# "Clinton's average raw share" -> "average Clinton's raw share": the average said after
+# whose figure it is (the tokens lose the 's that told the two apart)
+_POSSESSED_AVERAGE = re.compile(r"\b([A-Za-z][\w.-]*)'s\s+(average|mean|median|typical)\b")
+
+
+def _figure_called_a_share(tokens: list[str], at: int) -> bool:
+    """ "Clinton's average raw share": a share right after an average (an adjective or two
+    between) is a figure the rows hold, averaged; never a part of the rows asked for."""
+    if tokens[at] != "share" or tokens[at + 1 : at + 2] == ["of"]:
+        return False
+    return any(t in _AVERAGE_WORDS for t in tokens[max(0, at - 3) : at])
 
 
 def _dated_by_day(catalog: Catalog) -> bool:
