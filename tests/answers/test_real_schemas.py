@@ -225,6 +225,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO covid_testing SELECT 'T' || i, CASE WHEN i % 5 = 0 THEN 'positive'
               ELSE 'negative' END, 4 + i % 30 FROM range(50) t(i);
         """,
+        # two shops' new and used prices for each book
+        "textbooks": """
+            CREATE TABLE books (course VARCHAR, bookstore_new DOUBLE, bookstore_used DOUBLE,
+                                amazon_new DOUBLE, amazon_used DOUBLE);
+            INSERT INTO books VALUES ('MATH 1', 120, 90, 110, 60), ('CHEM 2', 80, 60, 75, 50),
+              ('HIST 3', 40, 30, NULL, 20);
+        """,
         "gems": """
             CREATE TABLE gems (carat DOUBLE, cut VARCHAR, price BIGINT);
             INSERT INTO gems VALUES (0.3, 'Ideal', 500), (2.1, 'Fair', 9000),
@@ -2816,6 +2823,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "pitches",
             "How many pitches did he throw to left-handed batters?",
             "SELECT COUNT(*) FROM Kershaw WHERE BatterHand = 'L'",
+        ),
+        # a range with the words that name it after: "between 4 and 6 cylinders"
+        (
+            "gems",
+            "How many diamonds have between 1 and 2.5 carat?",
+            "SELECT COUNT(*) FROM gems WHERE carat BETWEEN 1 AND 2.5",
+        ),
+        # every word of a column's name said, apart: `bookstore_new`
+        (
+            "textbooks",
+            "What is the average price of a new textbook at the bookstore?",
+            "SELECT ROUND(AVG(bookstore_new), 2) FROM books",
         ),
         # "how many … in total" counts the rows; "run" only says they took place
         ("swabs", "How many tests were run in total?", "SELECT COUNT(*) FROM covid_testing"),

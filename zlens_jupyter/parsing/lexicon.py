@@ -459,6 +459,7 @@ def find_abbreviated(
     spans += _initialisms(tokens, lex, taken, ignore)
     spans += _shortened_names(tokens, lex, taken)
     spans += run_together(tokens, lex, taken)
+    spans += _scattered_names(tokens, lex, taken, ignore)
     told: set[int] = set()  # words that told candidates apart (may tell others apart too)
     for i, token in enumerate(tokens):
         if i in taken or token in ignore or len(token) < 4 or not token.isalpha():
@@ -593,6 +594,47 @@ def _shortened_names(tokens: list[str], lex: Lexicon, taken: set[int]) -> list[S
         spans.append(Span(min(used), max(used) + 1, (column,), guessed=True))
         taken.update(range(min(used), max(used) + 1))
     return spans
+
+
+_SCATTER_STOPS = frozenset({"by", "per", "each", "every", "than", "versus", "vs"})
+
+
+def _scattered_names(
+    tokens: list[str], lex: Lexicon, taken: set[int], ignore: frozenset[str]
+) -> list[Span]:
+    """ "sleep less than five hours on a school night" for `school_night_hours_sleep`, "a new
+    textbook at the bookstore" for `bookstore_new`: every word of a column's name of two to
+    five words said, in any order, within eight words, among words nothing else explained.
+    One column only (none when two fit); its words are taken, the span runs from the
+    first to the last (a comparison between keeps its own words). Said as a guess."""
+    # a unit taken after a comparison's number ("five hours") may be a word of the name too
+    known = units()
+    unexplained = {
+        stem(t): i
+        for i, t in enumerate(tokens)
+        if (i not in taken or t in known) and t not in ignore
+    }
+    found: dict[Target, list[int]] = {}
+    for key, targets in lex.phrases.items():
+        words = [w for w in key if w not in ignore]
+        if not 2 <= len(words) <= 5 or len(set(words)) != len(words):
+            continue
+        at = [unexplained.get(w) for w in words]
+        if any(i is None for i in at):
+            continue
+        used = sorted(i for i in at if i is not None)
+        if used[-1] - used[0] > 8 or used[-1] - used[0] + 1 == len(used):
+            continue  # too far apart, or side by side (the plain lookups' part)
+        if any(tokens[k] in _SCATTER_STOPS for k in range(used[0], used[-1])):
+            continue  # "ships by type": a grouping between, not one name
+        for target in targets:
+            if target.kind == "column":
+                found.setdefault(target, used)
+    if len(found) != 1:
+        return []
+    column, used = next(iter(found.items()))
+    taken.update(used)
+    return [Span(used[0], used[-1] + 1, (column,), guessed=True)]
 
 
 def _ending_with(token: str, lex: Lexicon) -> list[Target]:

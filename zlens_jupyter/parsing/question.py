@@ -511,6 +511,23 @@ def _parse(
         # "how did GDP change over time": the verb only says a trend is asked, which "over
         # time" already says (and "the change in GDP from 2000 to 2010" stays unread)
         p.taken.update(i for i, t in enumerate(tokens) if t in _TREND_VERBS)
+    # "the average price of a new textbook at the bookstore" over `bookstore_new`: a word
+    # saying what kind of figure it is, before "of" and a number column named by a guess
+    for i, t in enumerate(tokens[:-2]):
+        if t not in _FIGURE_NOUNS or i in p.taken or tokens[i + 1] != "of" or lexicon.lookup([t]):
+            continue
+        named = [
+            s
+            for s in spans
+            if s.guessed
+            and i + 2 <= s.start <= i + 5
+            and any(is_numeric(x.type) for x in s.targets)
+        ]
+        if len(named) == 1 and not any(k in p.taken for k in range(i + 2, named[0].start)):
+            # the figure's words, from "price" on, name the column: an average said
+            # before them is its average
+            spans[spans.index(named[0])] = Span(i, named[0].end, named[0].targets, guessed=True)
+            p.taken.update(range(i, named[0].start))
     # "how many matches were played": every match was; the verb keeps every row
     p.taken.update(
         i
@@ -3403,6 +3420,8 @@ _BEFORE_A_FIGURE = frozenset(
     }
 )
 # Words after which a word names a figure, never an action: "the hit count", "average hits".
+_FIGURE_NOUNS = frozenset({"price", "cost", "amount", "value", "figure", "level"})
+
 _BEFORE_A_NOUN = frozenset(
     {
         "the",

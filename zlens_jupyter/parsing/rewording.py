@@ -198,22 +198,31 @@ def number_range(tokens: list[str], lexicon: Lexicon) -> list[str]:
             before = tokens[max(0, i - 2) : i] if word == "between" else [tokens[i]]
             two = len(before) == 2 and bool(lexicon.lookup(before))
             name = before if two else before[-1:]
-        if not name or (name[-1] in GLUE_WORDS and name[-1] not in _AGED):
-            continue
         start = i + (0 if word == "between" else 1)
-        return [
-            *tokens[:start],
-            "at",
-            "least",
-            low,
-            "and",
-            *name,
-            "at",
-            "most",
-            high,
-            *tokens[said:],
-        ]
+        if not name or (name[-1] in GLUE_WORDS and name[-1] not in _AGED):
+            # "have between 4 and 6 cylinders", "with between 10 and 20 years of service":
+            # the words after the range name what it is of; said after each end
+            unit = _words_after(tokens, said)
+            if not unit:
+                continue
+            lower = ["at", "least", low, *unit]
+            return [*tokens[:start], *lower, "and", "at", "most", high, *tokens[said:]]
+        lower = ["at", "least", low, "and", *name]
+        return [*tokens[:start], *lower, "at", "most", high, *tokens[said:]]
     return tokens
+
+
+def _words_after(tokens: list[str], at: int) -> list[str]:
+    """Up to three words from `at` that may name a column ("years of service", "cm tall"),
+    stopping at a small word other than "of"."""
+    words: list[str] = []
+    for word in tokens[at : at + 3]:
+        if not word.isalpha() or (word in GLUE_WORDS and word != "of"):
+            break
+        words.append(word)
+    while words and words[-1] == "of":
+        words.pop()
+    return words
 
 
 _AGED = frozenset({"aged", "ages", "age"})
