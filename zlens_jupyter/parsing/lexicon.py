@@ -625,16 +625,33 @@ def _scattered_names(
         used = sorted(i for i in at if i is not None)
         if used[-1] - used[0] > 8 or used[-1] - used[0] + 1 == len(used):
             continue  # too far apart, or side by side (the plain lookups' part)
-        if any(tokens[k] in _SCATTER_STOPS for k in range(used[0], used[-1])):
-            continue  # "ships by type": a grouping between, not one name
+        between = [tokens[k] for k in range(used[0], used[-1]) if k not in used]
+        if any(t in _SCATTER_STOPS or _a_verb_between(t) for t in between):
+            continue  # "ships by type", "the team has won the most home games": no one name
         for target in targets:
             if target.kind == "column":
                 found.setdefault(target, used)
     if len(found) != 1:
         return []
     column, used = next(iter(found.items()))
+    said = {stem(t) for t in tokens}
+    mine = {stem(tokens[i]) for i in used}
+    for key, targets in lex.phrases.items():
+        # "new and used textbook prices at the bookstore": `bookstore_used` differs from
+        # `bookstore_new` by a word said too; which is meant is asked, never half answered
+        rest = set(key) - mine
+        sibling = column not in targets and any(t.kind == "column" for t in targets)
+        if len(key) >= 2 and len(rest) == 1 and rest <= said and sibling:
+            return []
     taken.update(used)
     return [Span(used[0], used[-1] + 1, (column,), guessed=True)]
+
+
+_AUXILIARIES = frozenset({"has", "have", "had", "is", "are", "was", "were", "did", "does", "do"})
+
+
+def _a_verb_between(word: str) -> bool:
+    return word in _AUXILIARIES or (verb_root(word) is not None and not is_noun(word))
 
 
 def _ending_with(token: str, lex: Lexicon) -> list[Target]:
