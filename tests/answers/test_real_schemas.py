@@ -232,6 +232,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO books VALUES ('MATH 1', 120, 90, 110, 60), ('CHEM 2', 80, 60, 75, 50),
               ('HIST 3', 40, 30, NULL, 20);
         """,
+        # one student a row; weight in kg; race as text
+        "racecohort": """
+            CREATE TABLE students (grade VARCHAR, race VARCHAR, weight DOUBLE);
+            INSERT INTO students SELECT ['9', '10', '11'][1 + i % 3], ['White', 'Asian',
+              'Black or African American'][1 + i % 3], 50 + i % 7 + (i % 3) * 4 FROM range(30) t(i);
+        """,
         "gems": """
             CREATE TABLE gems (carat DOUBLE, cut VARCHAR, price BIGINT);
             INSERT INTO gems VALUES (0.3, 'Ideal', 500), (2.1, 'Fair', 9000),
@@ -2835,6 +2841,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "textbooks",
             "What is the average price of a new textbook at the bookstore?",
             "SELECT ROUND(AVG(bookstore_new), 2) FROM books",
+        ),
+        # an adjective made from a column's name: "racial group" for `race`
+        (
+            "racecohort",
+            "Which racial group has the highest average weight?",
+            "SELECT race, ROUND(AVG(weight), 2) FROM students GROUP BY race "
+            "ORDER BY AVG(weight) DESC LIMIT 1",
         ),
         # "how many … in total" counts the rows; "run" only says they took place
         ("swabs", "How many tests were run in total?", "SELECT COUNT(*) FROM covid_testing"),

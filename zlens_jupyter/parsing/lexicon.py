@@ -15,7 +15,7 @@ from typing import Any
 from ..semantic import SemanticModel
 from ..vocabulary import abbreviation_aliases, abbreviations, quantities, synonyms, units
 from ..warehouse import Catalog, TableInfo
-from ..wordforms import doer_of, is_english, is_noun, verb_root
+from ..wordforms import doer_of, is_adjective, is_english, is_noun, verb_root
 from .words import identifier_words, question_tokens, raw_words, split_unit, stem, stems
 
 NUMERIC_TYPES = (
@@ -300,6 +300,10 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 window = window_days(words)
                 if window is not None:
                     lex.variant_windows[target] = window
+            for adjective in _adjectives_of(words) if not is_numeric(col.type) else ():
+                # "which racial group" for `race`, "regional" for `region`: a weak name
+                lex.add((adjective,), target, synonym=True)
+                lex.add((adjective, "group"), target, synonym=True)
             if len(words) > 1 and words[-1] == "id" and not is_numeric(col.type):
                 # `league_id` holding AL / NL: "by league" (a number id names its rows' key)
                 lex.add(words[:-1], target, synonym=True)
@@ -386,6 +390,16 @@ def _things_the_rows_are(table: TableInfo) -> set[str]:
         if is_temporal(c.type) and len(identifier_words(c.name)) > 1
     }
     return {w for w in keyed & dated if len(w) > 2 and w.isalpha()}
+
+
+def _adjectives_of(words: tuple[str, ...]) -> list[str]:
+    """English adjectives made from a one-word name: race -> racial, region -> regional,
+    education -> educational. Only words the English tables know as adjectives."""
+    if len(words) != 1 or not words[0].isalpha() or len(words[0]) < 4:
+        return []
+    word = words[0]
+    made = [f"{word}al", f"{word[:-1]}ial" if word.endswith("e") else f"{word}ial"]
+    return [w for w in made if is_english(w) and is_adjective(w)]
 
 
 def english_tail(words: tuple[str, ...]) -> str:
@@ -647,11 +661,17 @@ def _scattered_names(
     return [Span(used[0], used[-1] + 1, (column,), guessed=True)]
 
 
-_AUXILIARIES = frozenset({"has", "have", "had", "is", "are", "was", "were", "did", "does", "do"})
+_AUXILIARIES = frozenset(
+    {"has", "have", "had", "is", "are", "was", "were", "did", "does", "do", "been", "be"}
+)
 
 
 def _a_verb_between(word: str) -> bool:
-    return word in _AUXILIARIES or (verb_root(word) is not None and not is_noun(word))
+    """A verb that says something happened ("won"), or a ranking word ("most"): the words
+    either side belong to different parts of the question. Helpers ("have been") do not."""
+    if word in _AUXILIARIES:
+        return False
+    return word in ("most", "least") or (verb_root(word) is not None and not is_noun(word))
 
 
 def _ending_with(token: str, lex: Lexicon) -> list[Target]:
