@@ -516,18 +516,20 @@ def _parse(
     for i, t in enumerate(tokens[:-2]):
         if t not in _FIGURE_NOUNS or i in p.taken or tokens[i + 1] != "of" or lexicon.lookup([t]):
             continue
-        named = [
+        figured = [
             s
             for s in spans
             if s.guessed
             and i + 2 <= s.start <= i + 5
             and any(is_numeric(x.type) for x in s.targets)
         ]
-        if len(named) == 1 and not any(k in p.taken for k in range(i + 2, named[0].start)):
+        if len(figured) == 1 and not any(k in p.taken for k in range(i + 2, figured[0].start)):
             # the figure's words, from "price" on, name the column: an average said
             # before them is its average
-            spans[spans.index(named[0])] = Span(i, named[0].end, named[0].targets, guessed=True)
-            p.taken.update(range(i, named[0].start))
+            spans[spans.index(figured[0])] = Span(
+                i, figured[0].end, figured[0].targets, guessed=True
+            )
+            p.taken.update(range(i, figured[0].start))
     # "how many matches were played": every match was; the verb keeps every row
     p.taken.update(
         i
