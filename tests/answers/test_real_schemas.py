@@ -2842,6 +2842,20 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "What is the average price of a new textbook at the bookstore?",
             "SELECT ROUND(AVG(bookstore_new), 2) FROM books",
         ),
+        # "different boroughs recorded at least one murder" over a list of murders: the
+        # boroughs that appear, counted
+        (
+            "murders",
+            "How many different boroughs recorded at least one murder?",
+            "SELECT COUNT(DISTINCT borough) FROM london_murders",
+        ),
+        # "which month and year": one month of one year
+        (
+            "murders",
+            "Which month and year saw the most murders?",
+            "SELECT CAST(DATE_TRUNC('month', date) AS DATE)::VARCHAR, COUNT(*) "
+            "FROM london_murders GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
         # an adjective made from a column's name: "racial group" for `race`
         (
             "racecohort",

@@ -108,6 +108,7 @@ from .rewording import (
     varies_with,
     when_ranked,
     which_single,
+    with_at_least_one_row,
 )
 from .row_answers import asks_when, one_of_a_kind_ranked, says_when, value_at_a_time_end
 from .spec import (
@@ -271,7 +272,7 @@ def _parse(
     tokens, vary_read = varies_with(tokens)
     tokens, range_read = paired_figures(tokens, lexicon)
     tokens = which_single(combined_as_total(said_twice(tokens), lexicon))
-    tokens = number_range(tokens, lexicon)
+    tokens = with_at_least_one_row(number_range(tokens, lexicon), lexicon)
     tokens = measure_of_a_part(tokens, lexicon)
     tokens, sold_read = things_sold(tokens, lexicon)
     tokens = names_asked(tokens)

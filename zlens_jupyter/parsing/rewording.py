@@ -232,11 +232,35 @@ def _year(word: str) -> bool:
     return bool(re.fullmatch(r"(1[6-9]|20)\d\d", word))
 
 
+def with_at_least_one_row(tokens: list[str], lexicon: Lexicon) -> list[str]:
+    """ "how many different boroughs recorded at least one murder" -> "how many different
+    boroughs": over a table of murders, every borough that appears has one; the count of
+    the boroughs that appear is asked. Only when the thing after "at least one" is what the
+    table's rows are (its name), and "different" or "distinct" says values are counted."""
+    if tokens[:2] != ["how", "many"] or tokens[2:3] not in (["different"], ["distinct"]):
+        return tokens
+    for i in range(4, len(tokens) - 3):
+        if tokens[i : i + 3] != ["at", "least", "one"]:
+            continue
+        named = lexicon.lookup(tokens[i + 3 : i + 4])
+        if not named or any(t.kind != "table" for t in named):
+            return tokens
+        verb = i - 1 if i - 1 > 3 and tokens[i - 1] not in ("with", "and") else i
+        return [*tokens[:verb], *tokens[i + 4 :]]
+    return tokens
+
+
 def which_single(tokens: list[str]) -> list[str]:
     """ "which single month saw the most murders" -> "which month …": "single" after
-    "which" only says one is wanted, as "which" already does."""
+    "which" only says one is wanted, as "which" already does; "which month and year" is
+    one month of one year, as "which month" is read."""
     if tokens[1:2] == ["single"] and tokens[:1] in (["which"], ["what"]) and len(tokens) > 3:
         return [tokens[0], *tokens[2:]]
+    if tokens[:1] in (["which"], ["what"]) and tokens[1:4] in (
+        ["month", "and", "year"],
+        ["year", "and", "month"],
+    ):
+        return [tokens[0], "month", *tokens[4:]]  # "which month and year": a month of a year
     return tokens
 
 
