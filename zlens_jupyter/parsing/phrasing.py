@@ -399,7 +399,7 @@ def find_period_list(tokens: list[str], taken: set[int]) -> TimeRange | None:
 
 
 def _list_item(token: str) -> str | None:
-    if _is_year(token):
+    if is_year(token):
         return "year"
     if re.fullmatch(r"\d{3}0s", token):
         return "decade"
@@ -540,7 +540,7 @@ def _span_at(tokens: list[str], i: int) -> tuple[TimeRange, int] | None:
         return dated
     if tok in ("between", "from") and i + 3 < len(tokens) and tokens[i + 2] in ("and", "to"):
         a, b = tokens[i + 1], tokens[i + 3]
-        if _is_year(a) and _is_year(b) and int(a) <= int(b):
+        if is_year(a) and is_year(b) and int(a) <= int(b):
             return TimeRange(f"{a}-01-01", f"{int(b) + 1:04d}-01-01", f"{a} to {b}"), 4
         if a in MONTHS and b in MONTHS and a != "may" and MONTHS[a] <= MONTHS[b]:
             months = tuple(range(MONTHS[a], MONTHS[b] + 1))
@@ -559,11 +559,11 @@ def _months_of_years(tokens: list[str], i: int) -> tuple[TimeRange, int] | None:
     words = tokens[i + 1 : i + 6]
     if len(words) >= 4 and words[0] in MONTHS and words[1] in ("and", "to"):
         a, b, year = words[0], words[2], words[3]
-        if b in MONTHS and _is_year(year) and MONTHS[a] <= MONTHS[b]:
+        if b in MONTHS and is_year(year) and MONTHS[a] <= MONTHS[b]:
             return _months_between(a, int(year), b, int(year)), 5
-    if len(words) == 5 and words[0] in MONTHS and _is_year(words[1]) and words[2] in ("and", "to"):
+    if len(words) == 5 and words[0] in MONTHS and is_year(words[1]) and words[2] in ("and", "to"):
         a, first, b, last = words[0], int(words[1]), words[3], words[4]
-        if b in MONTHS and _is_year(last) and (first, MONTHS[a]) <= (int(last), MONTHS[b]):
+        if b in MONTHS and is_year(last) and (first, MONTHS[a]) <= (int(last), MONTHS[b]):
             return _months_between(a, first, b, int(last)), 6
     return None
 
@@ -585,20 +585,20 @@ def _period_at(tokens: list[str], i: int) -> tuple[TimeRange, int] | None:
     day = _day_at(tokens, i)
     if day is not None:
         return day
-    if (tok in MONTHS and tok not in ("may", "mar")) or (tok in ("may", "mar") and _is_year(nxt)):
+    if (tok in MONTHS and tok not in ("may", "mar")) or (tok in ("may", "mar") and is_year(nxt)):
         month = MONTHS[tok]
-        if _is_year(nxt):
+        if is_year(nxt):
             year = int(nxt)
             start = f"{year:04d}-{month:02d}-01"
             end = f"{year + (month == 12):04d}-{month % 12 + 1:02d}-01"
             return TimeRange(start, end, f"{tok.title()} {year}"), 2
         return TimeRange("", "", tok.title(), month_only=month), 1
-    if re.fullmatch(r"q[1-4]", tok) and _is_year(nxt):
+    if re.fullmatch(r"q[1-4]", tok) and is_year(nxt):
         q, year = int(tok[1]), int(nxt)
         start_month = 3 * (q - 1) + 1
         end = f"{year + (q == 4):04d}-{(start_month + 3 - 1) % 12 + 1:02d}-01"
         return TimeRange(f"{year:04d}-{start_month:02d}-01", end, f"Q{q} {year}"), 2
-    if _is_year(tok):
+    if is_year(tok):
         year = int(tok)
         return TimeRange(f"{year:04d}-01-01", f"{year + 1:04d}-01-01", str(year)), 1
     if _ISO_DATE.match(tok):
@@ -610,7 +610,7 @@ def _day_at(tokens: list[str], i: int) -> tuple[TimeRange, int] | None:
     """One calendar day written out: "December 31 2015" or "31 December 2015" (the comma
     is gone from the tokens); None when it is no real date."""
     words = tokens[i : i + 3]
-    if len(words) < 3 or not _is_year(words[2]):
+    if len(words) < 3 or not is_year(words[2]):
         return None
     month, day = (words[0], words[1]) if words[0] in MONTHS else (words[1], words[0])
     if month not in MONTHS or not re.fullmatch(r"\d{1,2}", day):
@@ -623,7 +623,7 @@ def _day_at(tokens: list[str], i: int) -> tuple[TimeRange, int] | None:
     return TimeRange(when.isoformat(), (when + dt.timedelta(days=1)).isoformat(), said), 3
 
 
-def _is_year(tok: str) -> bool:
+def is_year(tok: str) -> bool:
     return bool(re.fullmatch(r"(1[6-9]|20)\d\d", tok))  # 1600-2099: history has years too
 
 

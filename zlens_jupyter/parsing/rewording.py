@@ -14,7 +14,7 @@ from ..vocabulary import negatives, synonyms
 from ..warehouse import Catalog, ValueMatch
 from ..wordforms import adjective_base, is_noun, verb_root
 from .lexicon import Lexicon, Target, is_numeric, is_temporal
-from .phrasing import superlative_direction
+from .phrasing import is_year, superlative_direction
 from .words import GLUE_WORDS, identifier_words, stem, to_number
 
 
@@ -190,7 +190,7 @@ def number_range(tokens: list[str], lexicon: Lexicon) -> list[str]:
         else:
             continue
         a, b = to_number(low), to_number(high)
-        if a is None or b is None or a > b or (_year(low) and _year(high)):
+        if a is None or b is None or a > b or (is_year(low) and is_year(high)):
             continue
         if word == "between" and tokens[i - 1] in _AGED:
             name = [tokens[i - 1]]  # "aged between 13 and 19"
@@ -228,10 +228,6 @@ def _words_after(tokens: list[str], at: int) -> list[str]:
 _AGED = frozenset({"aged", "ages", "age"})
 
 
-def _year(word: str) -> bool:
-    return bool(re.fullmatch(r"(1[6-9]|20)\d\d", word))
-
-
 def with_at_least_one_row(tokens: list[str], lexicon: Lexicon) -> list[str]:
     """ "how many different boroughs recorded at least one murder" -> "how many different
     boroughs": over a table of murders, every borough that appears has one; the count of
@@ -267,7 +263,7 @@ def which_single(tokens: list[str]) -> list[str]:
 def said_twice(tokens: list[str]) -> list[str]:
     """ "the average close in 2000 with the average close in 2010" -> "the average close in
     2000 and 2010": a figure named again for a second year is one figure for both years."""
-    years = [i for i, t in enumerate(tokens) if re.fullmatch(r"(1[6-9]|20)\d\d", t)]
+    years = [i for i, t in enumerate(tokens) if is_year(t)]
     for first, second in pairwise(years):
         joint = next(
             (
