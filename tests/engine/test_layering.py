@@ -37,3 +37,28 @@ def test_engine_source_never_imports_upper_layers():
         text = path.read_text()
         for layer in ("routes", "notebook", "warehouse", "llm", "session", "cli", "gates"):
             assert f"from ..{layer}" not in text and f"zlens_jupyter.{layer}" not in text, path
+
+
+def test_no_module_binds_a_top_level_name_twice():
+    # A second `_WORDS = …` further down a long module silently replaces the first for every
+    # function that reads it, the earlier ones included: a parser rule then reads a set it
+    # was never written for, and nothing fails.
+    import ast
+    from collections import Counter
+    from pathlib import Path
+
+    import zlens_jupyter
+
+    repeated = {}
+    for path in Path(zlens_jupyter.__file__).parent.rglob("*.py"):
+        bound: Counter[str] = Counter()
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                bound[node.name] += 1
+            elif isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                bound.update(t.id for t in targets if isinstance(t, ast.Name))
+        twice = sorted(name for name, n in bound.items() if n > 1 and name != "__all__")
+        if twice:
+            repeated[path.name] = twice
+    assert repeated == {}

@@ -539,7 +539,7 @@ def _parse(
         and i not in p.taken
         # "his pitches", "how many tests": after a determiner the word is a noun, never
         # the verb ("pitched") it shares a root with
-        and not (i > 0 and tokens[i - 1] in _BEFORE_A_NOUN and t not in happenings())
+        and not (i > 0 and tokens[i - 1] in _DETERMINERS and t not in happenings())
     )
     # "break down the strikes by phase", "a breakdown of …": a grouping the "by" says
     p.taken.update(
@@ -3514,7 +3514,8 @@ def _starts_a_name(tokens: list[str], at: int, lex: Lexicon) -> bool:
     return False
 
 
-_BEFORE_A_NOUN = frozenset(
+# After a determiner a word is a noun ("his pitches"), never a happening verb ("pitched").
+_DETERMINERS = frozenset(
     {"the", "a", "an", "his", "her", "its", "their", "our", "my", "your", "these", "those"}
     | {"many", "of", "all", "each", "every", "some", "any", "no"}
 )
