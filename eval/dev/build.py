@@ -372,6 +372,26 @@ DATASETS: tuple[Any, ...] = (
         (Table("Aids2", "MASS", "Aids2"),),
         "2,843 AIDS patients of Australia diagnosed before 1 July 1991: state, sex, days, status",
     ),
+    Dataset(
+        "nycflights",
+        (Table("nycflights", "openintro", "nycflights"),),
+        "32,735 flights out of New York (JFK, LGA, EWR) in 2013: date parts, delays, carrier",
+    ),
+    Dataset(
+        "mlbplayers",
+        (Table("mlb_players_18", "openintro", "mlb_players_18"),),
+        "1,270 MLB batters of the 2018 season: name, team, position, AB, H, HR, RBI, AVG, OPS",
+    ),
+    Dataset(
+        "healthinsurance",
+        (Table("HealthInsurance", "AER", "HealthInsurance"),),
+        "8,802 adults of the 1996 Medical Expenditure Panel Survey: insured yes/no, region, degree",
+    ),
+    Dataset(
+        "airbags",
+        (Table("nassCDS", "DAAG", "nassCDS"),),
+        "26,217 front-seat occupants of towed-vehicle US crashes, 1997-2002: airbag, belt, dead",
+    ),
 )
 
 
