@@ -4,7 +4,12 @@ catalog) -> a `QuestionSpec` resolved against the catalog and semantic model
 same data always reads the same way, and a word it cannot place is asked about, not guessed.
 
 Layers: words (tokens, stems, numbers) < lexicon (names in the data) and phrasing (words
-around them) < frame and question. Routes build SQL from the spec (`routes.sqlbuild`).
+around them) < frame and question. `question` runs the order of work; each reading it calls
+lives in a module of its own, over the parse in progress (`reading.ParseState`): time
+(`calendar_reading`), yes/no columns (`yes_no`), counts and rates (`counts_and_rates`), the
+things rows are (`entities`), scope words (`scope`), the words around a name (`spans`),
+values as filters (`value_filters`) and the figures asked for (`measures`). Routes build SQL
+from the spec (`routes.sqlbuild`).
 `parse_question` is imported from `parsing.question` where it is needed: a certified answer
 reads only the frame, and never pays for compiling the parser.
 """

@@ -15,8 +15,8 @@ from ..engine import Artifact, StepContext, StepOutcome
 from ..errors import QueryError, QueryTimeout
 from ..gates import lexical_hint, typo_repairs
 from ..parsing import QuestionSpec
+from ..parsing.calendar_reading import own_calendar_column
 from ..parsing.lumped import lumps_many
-from ..parsing.question import own_calendar_column
 from ..parsing.spec import Filter
 from ..vocabulary import units
 from .clarify_options import clarification_options
