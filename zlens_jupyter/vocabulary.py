@@ -59,6 +59,15 @@ def quantities() -> dict[str, str]:
 
 
 @cache
+def quantity_words() -> dict[str, frozenset[str]]:
+    """{"length": {"distance", "height", ...}}: words naming a column that measures a
+    quantity without saying its unit."""
+    raw = _data().get("quantity_words") or {}
+    assert isinstance(raw, dict)
+    return {str(q).lower(): frozenset(str(w).lower() for w in ws) for q, ws in raw.items()}
+
+
+@cache
 def synonyms() -> dict[str, tuple[str, ...]]:
     """Each word of a synonym group -> the other words of its group."""
     groups = _data().get("synonyms") or []
@@ -114,6 +123,14 @@ def negatives() -> dict[str, tuple[str, ...]]:
 def happenings() -> frozenset[str]:
     """Verbs saying only that counted things took place ("matches were played")."""
     words = _data().get("happenings") or []
+    assert isinstance(words, list)
+    return frozenset(str(w).lower() for w in words)
+
+
+@cache
+def figure_verbs() -> frozenset[str]:
+    """Verbs whose object is the figure beside them ("hit the most home runs")."""
+    words = _data().get("figure_verbs") or []
     assert isinstance(words, list)
     return frozenset(str(w).lower() for w in words)
 

@@ -222,6 +222,22 @@ def is_noun(word: str) -> bool:
     return "NOUN" in _lemmas(word.lower())
 
 
+# Plurals whose dictionary form the English tables give as the word itself.
+_IRREGULAR_PLURALS = frozenset(
+    {"men", "people", "children", "police", "cattle", "staff", "feet", "teeth", "mice"}
+)
+
+
+def is_plural(word: str) -> bool:
+    """Whether a noun is said in the plural ("colleges", "men", "people").
+
+    >>> is_plural("colleges"), is_plural("men"), is_plural("people"), is_plural("college")
+    (True, True, True, False)
+    """
+    w = word.lower()
+    return w in _IRREGULAR_PLURALS or (is_noun(w) and stem(w) != w)
+
+
 def doer_of(word: str) -> str | None:
     """The verb an -er/-or noun names the doer of ("processors" -> process, "smokers" ->
     smoke, "winner" -> win), None for any other word."""

@@ -984,6 +984,46 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO register VALUES ('dead', 'y', 85), ('live', 'y', 86), ('live', 'n', 85),
               ('dead', 'n', 90), ('live', 'n', 91), ('dead', 'y', 92);
         """,
+        # a health survey of yes/no answers, "uninsured" and "not married" their no
+        "coverage": """
+            CREATE TABLE HealthCover (age BIGINT, gender VARCHAR, insurance VARCHAR,
+              married VARCHAR, region VARCHAR, ethnicity VARCHAR, family BIGINT);
+            INSERT INTO HealthCover SELECT 18 + (i * 7) % 45, ['female', 'male'][1 + i % 2],
+              ['yes', 'yes', 'no'][1 + (i // 2) % 3], ['yes', 'no'][1 + (i // 3) % 2],
+              ['west', 'south', 'midwest', 'northeast'][1 + i % 4],
+              ['cauc', 'afam', 'other'][1 + (i // 5) % 3], 1 + (i * 3) % 6
+            FROM range(200) t(i);
+        """,
+        # flights under a run-together name, each carrying a flight number many rows share
+        "skyways": """
+            CREATE TABLE bayflights (year BIGINT, month BIGINT, day BIGINT, carrier VARCHAR,
+              flight BIGINT, origin VARCHAR, dest VARCHAR, dep_delay BIGINT, distance BIGINT);
+            INSERT INTO bayflights SELECT 2023, 1 + i % 12, 1 + i % 28,
+              ['UA', 'UA', 'UA', 'AS', 'AS', 'WN'][1 + i % 6], 100 + i % 9,
+              ['SFO', 'OAK', 'SJC'][1 + i % 3], ['LAX', 'SEA', 'DEN', 'PHX'][1 + i % 4],
+              (i * 13) % 60 - 10, 300 + (i * 37) % 900
+            FROM range(300) t(i);
+        """,
+        # a season's batting lines, one player a row
+        "batting": """
+            CREATE TABLE mlb_players_18 (name VARCHAR, team VARCHAR, AB BIGINT, H BIGINT,
+              HR BIGINT, RBI BIGINT, stolen_bases BIGINT);
+            INSERT INTO mlb_players_18 SELECT 'Player ' || i, ['NYY', 'BOS', 'LAD'][1 + i % 3],
+              100 + i * 11, 20 + i * 3, i, (i * 5) % 97, (i * 7) % 31 FROM range(45) t(i);
+        """,
+        # occupants of crashed vehicles, each vehicle's model year a DOUBLE
+        "wrecks": """
+            CREATE TABLE crashes (yearacc BIGINT, yearVeh DOUBLE, seatbelt VARCHAR,
+              dead VARCHAR, ageOFocc BIGINT);
+            INSERT INTO crashes VALUES (1999, 1988, 'belted', 'alive', 30),
+              (1999, 1995, 'none', 'dead', 45), (2000, 1972, 'belted', 'alive', 60),
+              (2001, 1999, 'none', 'alive', 22), (2001, 1990, 'belted', 'dead', 71);
+        """,
+        # lap times kept in seconds, and said so in the name
+        "laps": """
+            CREATE TABLE laps (driver VARCHAR, lap BIGINT, lap_time_sec DOUBLE);
+            INSERT INTO laps VALUES ('Ana', 1, 92.5), ('Ana', 2, 90.1), ('Bo', 1, 95.0);
+        """,
         "monthly": """
             CREATE TABLE city_sales (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
             INSERT INTO city_sales VALUES
@@ -2865,6 +2905,73 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         ),
         # "how many … in total" counts the rows; "run" only says they took place
         ("swabs", "How many tests were run in total?", "SELECT COUNT(*) FROM covid_testing"),
+        # "un-" before a yes/no column's name is its no; it stays with its word when a range
+        # said before it is reworded longer
+        (
+            "coverage",
+            "How many women aged between 30 and 40 are uninsured?",
+            "SELECT COUNT(*) FROM HealthCover WHERE gender = 'female' AND age BETWEEN 30 AND 40 "
+            "AND insurance = 'no'",
+        ),
+        (
+            "coverage",
+            "How many people aged between 30 and 40 are not married?",
+            "SELECT COUNT(*) FROM HealthCover WHERE age BETWEEN 30 AND 40 AND married = 'no'",
+        ),
+        (
+            "coverage",
+            "What is the uninsured rate in each region?",
+            "SELECT region, ROUND(100.0 * COUNT(*) FILTER (insurance = 'no') / COUNT(*), 2) "
+            "FROM HealthCover GROUP BY 1",
+        ),
+        # a yes/no column before an irregular plural ("men") is a condition, never a count
+        (
+            "coverage",
+            "How many married men are there?",
+            "SELECT COUNT(*) FROM HealthCover WHERE married = 'yes' AND gender = 'male'",
+        ),
+        # "ethnic" is the adjective of `ethnicity`
+        (
+            "coverage",
+            "What is the average family size for each ethnic group?",
+            "SELECT ethnicity, ROUND(AVG(family), 2) FROM HealthCover GROUP BY 1",
+        ),
+        # "flights" of `bayflights` are its rows, never its flight numbers...
+        (
+            "skyways",
+            "How many flights departed from SFO?",
+            "SELECT COUNT(*) FROM bayflights WHERE origin = 'SFO'",
+        ),
+        (
+            "skyways",
+            "Which airline operated the most flights?",
+            "SELECT carrier, COUNT(*) FROM bayflights GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+        # "miles" after a number compares the one column measuring a length with no unit
+        (
+            "skyways",
+            "How many flights covered between 500 and 1,000 miles?",
+            "SELECT COUNT(*) FROM bayflights WHERE distance BETWEEN 500 AND 1000",
+        ),
+        # ... unless different ones are counted
+        (
+            "skyways",
+            "How many different flights are there?",
+            "SELECT COUNT(DISTINCT flight) FROM bayflights",
+        ),
+        # a verb said of the figure beside it ("hit … home runs") is read
+        (
+            "batting",
+            "How many players hit between 20 and 30 home runs?",
+            "SELECT COUNT(*) FROM mlb_players_18 WHERE HR BETWEEN 20 AND 30",
+        ),
+        (
+            "batting",
+            "Who hit the most home runs?",
+            "SELECT name, HR FROM mlb_players_18 ORDER BY HR DESC LIMIT 1",
+        ),
+        # the oldest of a year is its earliest
+        ("wrecks", "What is the oldest vehicle model year?", "SELECT MIN(yearVeh) FROM crashes"),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:
@@ -3093,6 +3200,17 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
         ("gems", "What is the median price per carat?", "divided by its carat"),
         # "how does X vary by Y" with no figure named: the mean, said
         ("paybook", "How does salary vary by rank?", "read as the average salary"),
+        # a unit no column states: the figures as stored, the unit left unchecked and said
+        (
+            "skyways",
+            "What was the average departure delay in minutes?",
+            "shown as stored, not converted",
+        ),
+        (
+            "race",
+            "What was the average net time for men and for women, in minutes?",
+            "the data does not say which unit",
+        ),
     ],
 )
 def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
@@ -3172,8 +3290,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("pets", "What is the most popular name for female dogs?"),
         # "the most precipitation" over a text column: never a count of rows
         ("who", "Which month had the most precipitation in Mumbai?"),
-        # a unit no column is kept in: never converted, and never the rows ("minutes")
-        ("race", "What was the average net time for men and for women, in minutes?"),
+        # a unit other than the one a column says it is kept in: never converted
+        ("laps", "What was the average lap time in minutes?"),
         ("strikes", "Which airport had the most bird strikes?"),
         # "how much" asks an amount: a count of rows is none ('Pay' begins no title here)
         ("artworks", "How much did the gallery pay for its Damien Hirst works?"),
@@ -3285,3 +3403,24 @@ def test_a_month_ranked_first_does_not_tie_with_itself(harbour) -> None:
     )
     assert "tied" not in (run.answer or ""), run.answer
     assert run.trust_state == TrustState.GROUNDED, run.trust_reason
+
+
+def test_harbour_fixture_names_are_unique() -> None:
+    # The fixtures are one dict literal: a repeated name silently replaces the earlier
+    # fixture, and the tests written for it then run on another table.
+    import ast
+    from collections import Counter
+
+    tree = ast.parse(Path(__file__).read_text())
+    fixture = next(
+        n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "harbour"
+    )
+    tables = next(
+        n.value
+        for n in ast.walk(fixture)
+        if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "tables"
+    )
+    assert isinstance(tables, ast.Dict)
+    names = Counter(k.value for k in tables.keys if isinstance(k, ast.Constant))
+    assert len(names) > 100
+    assert [name for name, n in names.items() if n > 1] == []

@@ -314,3 +314,26 @@ def year_of_name(p: ParseState, spec: QuestionSpec, lexicon: Lexicon, span: Span
         f"'{span_text(p.tokens, span)}' read as {latest.column} (the latest; also {others})"
     )
     return Span(span.start, span.end, (latest,), guessed=span.guessed)
+
+
+# Age words ranking years or dates: the oldest model year is the earliest, the youngest the
+# latest (the other way round from an age).
+_AGE_ENDS = {"oldest": False, "youngest": True}
+
+
+def age_of_a_year(tokens: list[str], at: int | None, spec: QuestionSpec) -> bool | None:
+    """ "the oldest vehicle model year" over `yearVeh`: the direction an age word ranks years
+    or dates in, when every figure ranked is a year or a date; None otherwise."""
+    if at is None or tokens[at] not in _AGE_ENDS:
+        return None
+    ranked = [m.target for m in spec.measures if m.target is not None]
+    if not ranked or not all(_holds_years(t.type, t.column or "") for t in ranked):
+        return None
+    return _AGE_ENDS[tokens[at]]
+
+
+def _holds_years(column_type: str, name: str) -> bool:
+    words = identifier_words(name)
+    return is_temporal(column_type) or (
+        is_numeric(column_type) and any(w in ("year", "yr") for w in words)
+    )

@@ -7,6 +7,7 @@ import re
 
 from ..vocabulary import (
     people,
+    quantities,
     units,
 )
 from ..warehouse import Catalog, ColumnInfo, TableInfo, ValueMatch
@@ -143,24 +144,43 @@ def population_of(
 _CONVERTIBLE = frozenset({"s", "min", "h", "kg", "g", "lb", "oz", "cm", "mm", "m", "km", "mi"})
 
 
-def unit_to_convert(tokens: list[str], catalog: Catalog) -> ParseResult | None:
-    """ "the average net time, in minutes" where no column is kept in minutes: answering in
-    the stored unit (seconds) would give another number under the question's unit, and
-    reading "minutes" as the rows another question. Asked."""
+def unit_to_convert(
+    tokens: list[str], catalog: Catalog
+) -> ParseResult | tuple[list[str], str | None]:
+    """ "the average departure delay, in minutes": where no column says which unit it is kept
+    in, the figures are shown as stored, the unit asked left unchecked and said (reviewed);
+    people mostly ask in the unit their data is kept in. Where a column of the same quantity
+    says another unit (`time_sec` asked in minutes), asked: answering in the stored unit
+    would give another number under the question's unit."""
     for i in range(len(tokens) - 1):
         unit = units().get(tokens[i + 1]) if tokens[i] == "in" else None
-        if unit not in _CONVERTIBLE or i + 2 != len(tokens):
+        if unit is None or i + 2 != len(tokens):
             continue
-        kept = any(
-            split_unit(c.name)[1] == unit for t in catalog.tables.values() for c in t.columns
-        )
-        if not kept:
+        stated = {
+            kept
+            for t in catalog.tables.values()
+            for c in t.columns
+            if (kept := split_unit(c.name)[1])
+        }
+        if unit in stated:
+            return tokens, None
+        quantity = _quantity_of(unit)
+        if unit in _CONVERTIBLE and quantity and any(_quantity_of(o) == quantity for o in stated):
             return clarify(
                 f"'in {tokens[i + 1]}': no column here is kept in {tokens[i + 1]}, and I don't "
                 "convert units yet. Ask without it to get the figures as stored.",
                 [],
             )
-    return None
+        note = (
+            f"'in {tokens[i + 1]}': the data does not say which unit its figures are kept in; "
+            "shown as stored, not converted"
+        )
+        return tokens[:i], note
+    return tokens, None
+
+
+def _quantity_of(unit: str) -> str:
+    return quantities().get(unit, "")
 
 
 def age_of_people(
@@ -288,6 +308,8 @@ def tally_of(catalog: Catalog, span: Span, said: str = "") -> Target | None:
         and len(c.name) >= 4
         and plural.startswith(c.name.lower())
         and plural != c.name.lower()
+        # `flight` on flights is each row's flight number, the singular, never a tally
+        and stem(plural) != c.name.lower()
     ]
     if len(tallies) != 1:
         return None

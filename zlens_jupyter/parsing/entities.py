@@ -4,6 +4,7 @@ the column that names them, kinds said as rows, and rows ranked one by one."""
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import replace
 
 from ..vocabulary import (
     people,
@@ -545,3 +546,31 @@ def entity_qualified(
             found.append(Span(i, i + 1, (named[0],)))
             taken.add(i)
     return sorted(spans + found, key=lambda s: s.start) if found else spans
+
+
+_DISTINCT_WORDS = frozenset({"different", "distinct", "unique", "separate"})
+
+
+def rows_named_by_their_table(tokens: list[str], span: Span, lexicon: Lexicon) -> Span:
+    """ "how many flights" over `nycflights`, whose `flight` is a flight number: the plural
+    the table's own name gives its rows names the rows, before a column named by the same
+    word in the singular (a number each row carries, shared by many rows). "How many
+    different flights" still counts the column's values."""
+    if span.end - span.start != 1:
+        return span
+    word = tokens[span.start]
+    table = lexicon.row_nouns.get(stem(word))
+    if table is None or stem(word) == word:
+        return span  # said in the singular ("flight 1545"): the column
+    if span.start > 0 and tokens[span.start - 1] in _DISTINCT_WORDS:
+        return span
+    named = [
+        t
+        for t in span.targets
+        if t.kind == "column"
+        and t.table == table
+        and identifier_words(t.column or "") == (stem(word),)
+    ]
+    if not named or len(named) != len(span.targets):
+        return span
+    return replace(span, targets=(Target("table", table),))

@@ -15,7 +15,7 @@ from typing import Any
 from ..semantic import SemanticModel
 from ..vocabulary import abbreviation_aliases, abbreviations, quantities, synonyms, units
 from ..warehouse import Catalog, TableInfo
-from ..wordforms import doer_of, is_adjective, is_english, is_noun, verb_root
+from ..wordforms import doer_of, is_adjective, is_english, is_noun, is_verb, verb_root
 from .words import identifier_words, question_tokens, raw_words, split_unit, stem, stems
 
 NUMERIC_TYPES = (
@@ -87,6 +87,9 @@ class Lexicon:
     # for viewers): the weakest match, tried only when nothing else names the words.
     by_verb: dict[tuple[str, ...] | frozenset[str], list[Target]] = field(default_factory=dict)
     table_endings: dict[str, list[Target]] = field(default_factory=dict)  # one-word table names
+    # Plural nouns a table's name gives its rows by ("flights" of `nycflights`, "polls" of
+    # `brexit_polls`) -> the table, by the noun's stem
+    row_nouns: dict[str, str] = field(default_factory=dict)
     # Columns with a year in their name (`births_2018`, `life_expectancy_1970`) -> that year
     column_years: dict[Target, int] = field(default_factory=dict)
     # Columns named by their words without a number (`viewers_7day`, `viewers_28day`)
@@ -235,6 +238,7 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
             lex.add(plain[:1], Target("table", table.name), synonym=True)
             if plain[-1] and stem(plain[-1]) != plain[-1]:  # a plural noun names the rows
                 lex.add(plain[-1:], Target("table", table.name), synonym=True)
+                lex.row_nouns.setdefault(stem(plain[-1]), table.name)
             # "uses of force" for mn_police_use_of_force: the name's last words without the
             # place or source in front of them (weak names)
             for start in range(1, len(plain) - 1):
@@ -249,6 +253,8 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
             # "pets" for seattlepets, "flights" for nycflights: a one-word name whose end
             # is a noun after a place or source people leave out (a weak name)
             lex.add((tail,), Target("table", table.name), synonym=True)
+            if stem(tail) != tail:
+                lex.row_nouns.setdefault(stem(tail), table.name)
         name_columns = [c for c in table.columns if identifier_words(c.name)[-1:] == ("name",)]
         if len(name_columns) == 1 and not is_numeric(name_columns[0].type):
             # "the most popular name" for `animal_name`: a table's one name (a weak name)
@@ -399,7 +405,16 @@ def _adjectives_of(words: tuple[str, ...]) -> list[str]:
         return []
     word = words[0]
     made = [f"{word}al", f"{word[:-1]}ial" if word.endswith("e") else f"{word}ial"]
-    return [w for w in made if is_english(w) and is_adjective(w)]
+    if word.endswith("ity"):
+        made.append(word[:-3])  # ethnicity -> ethnic, nationality -> national
+    found = [w for w in made if is_english(w) and is_adjective(w)]
+    if word.endswith(("ance", "ence", "ment")):
+        # insurance -> insured, employment -> employed: the participle of the verb the noun
+        # is made from, as people say who has it
+        verb = next((v for v in (word[:-4], word[:-4] + "e") if is_verb(v)), None)
+        if verb is not None and len(verb) > 3:
+            found.append(verb + ("d" if verb.endswith("e") else "ed"))
+    return found
 
 
 def english_tail(words: tuple[str, ...]) -> str:

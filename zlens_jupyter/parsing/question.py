@@ -26,6 +26,7 @@ from ..wordforms import (
     is_verb,
 )
 from .calendar_reading import (
+    age_of_a_year,
     calendar_columns,
     choose_time_column,
     date_verb,
@@ -67,6 +68,7 @@ from .entities import (
     ranks_single_rows,
     row_entity,
     rows_are_the_things,
+    rows_named_by_their_table,
     text_ranked_by_rows,
 )
 from .frame import EXCLUSIONS, read_frame
@@ -176,6 +178,7 @@ from .spans import (
     follows,
     head_of_compound,
     joined_initialisms,
+    measured_by_unit,
     names_measure,
     names_with_aggregate_words,
     one_ranked_row,
@@ -187,6 +190,7 @@ from .spans import (
     units_of_columns,
     verb_before_its_figure,
     verb_of_a_name,
+    verbs_of_figures,
 )
 from .spec import (
     Filter,
@@ -226,6 +230,7 @@ from .yes_no import (
     having_a_number,
     is_known,
     is_missing,
+    moved_positions,
     negated_yes_no,
     no_value_recorded,
     rates_of_yes,
@@ -233,6 +238,7 @@ from .yes_no import (
     yes_no_filters,
 )
 
+_AGE_ENDS_AS_AGG = {True: "max", False: "min"}
 _TREND_VERBS = frozenset({"change", "changed", "evolve", "evolved", "develop", "developed"})
 
 
@@ -307,9 +313,11 @@ def _parse(
     tokens, gap_asked = _difference_asked(question_tokens(question), catalog)
     tokens, correlated = correlation_asked(tokens, lexicon)
     converted = unit_to_convert(tokens, catalog)
-    if converted is not None:
+    if isinstance(converted, ParseResult):
         return converted
+    tokens, as_stored_read = converted
     tokens, negated = negated_yes_no(tokens, lexicon, catalog)
+    negated_in = list(tokens)  # the words the negated positions count in
     tokens = no_value_recorded(tokens)
     tokens, values = stored_as_none(tokens, lexicon, catalog, values or [])
     tokens = joined_initialisms(tokens, lexicon)
@@ -357,9 +365,13 @@ def _parse(
             [],
         )
     p = ParseState(tokens, set(), catalog, semantic)
-    p.negated = negated
+    p.negated = moved_positions(negated, negated_in, tokens)
+    if len(p.negated) != len(negated):
+        # a rewording took the negated word apart: reading its yes would answer the opposite
+        return clarify("Which of the yes/no answers do you mean? Say it with 'yes' or 'no'.", [])
     readings = (
         *(season_read, vote_read, loss_read, having_read, qualifier_read, sold_read),
+        as_stored_read,
         moment_read,
         period_read,
         range_read,
@@ -474,6 +486,7 @@ def _parse(
     spans = sorted(find_spans(tokens, lexicon, p.taken) + spelled, key=lambda s: s.start)
     p.all_spans = list(spans)
     spans = [year_of_name(p, spec, lexicon, s) for s in spans]
+    spans = [rows_named_by_their_table(tokens, s, lexicon) for s in spans]
     for k, span in enumerate(spans):
         variants = [t for t in span.targets if t in lexicon.numbered_variants]
         same_table = [t for t in span.targets if t.kind == "column" and is_numeric(t.type)]
@@ -546,6 +559,7 @@ def _parse(
     # "players who hit more than 20 home runs": a verb said before the figure it does is the
     # action, never a column of its own (`Hits` beside `HmRun`) to compare or rank by
     spans = [s for s in spans if not verb_before_its_figure(tokens, s, spans)]
+    p.taken.update(verbs_of_figures(tokens, spans, p.taken))
     column_filters, compared_spans = column_comparisons(tokens, spans, p.taken)
     spans = [s for s in spans if s not in compared_spans]
     # "discipline A", "class B": a column's name, then one of its values, however short.
@@ -637,6 +651,9 @@ def _parse(
     entity = row_entity(
         tokens, p.taken | p.kinds, unresolved, catalog, superlative_at, named_tables
     )
+    if entity is not None and _proper_names(question, tokens[entity[0][0] : entity[0][1]]):
+        # "how many home runs did the Yankees hit": a name the data lacks, never its rows
+        entity = None
     if entity is not None:
         # "how many cars are made by Toyota" over the one table `mpg`: its rows are the cars.
         (at, end), table = entity
@@ -1085,6 +1102,12 @@ def _parse(
                 p.notes.append(
                     f"'{what}' read as {column.column} {comparison.op} {comparison.value}"
                 )
+        if column is None and not names_number(named):
+            # "flights that covered over 1,000 miles": the one column measuring miles'
+            # quantity without a unit of its own (`distance`); said, the unit unchecked
+            column = measured_by_unit(tokens, comparison, catalog)
+            if column is not None:
+                p.notes.append(f"'{tokens[comparison.value_end]}' read as {column.column}")
         if column is None:
             return clarify(f"Which numeric column should '{what}' apply to?", [])
         if comparison.percent and not is_rate(column.column or ""):
@@ -1222,6 +1245,18 @@ def _parse(
         # "who is the oldest baker": a superlative that ranks nothing must not leave a count.
         word = tokens[superlative_at] if superlative_at is not None else "that"
         return clarify(f"'{word}' by which column? Name the number to rank by.", [])
+    if (aged := age_of_a_year(tokens, superlative_at, spec)) is not None:
+        superlative = aged
+        spec.measures = [
+            replace(
+                m,
+                agg=_AGE_ENDS_AS_AGG[aged],
+                alias=m.alias.replace(m.agg, _AGE_ENDS_AS_AGG[aged], 1),
+            )
+            if m.agg in ("min", "max")
+            else m
+            for m in spec.measures
+        ]
     if superlative is not None and (spec.group_by or limit or spec.time_grain):
         spec.order_desc = superlative
     elif desc is not None:
@@ -1328,6 +1363,14 @@ def _parse(
 
 
 _DIFFERENCE_WORDS = frozenset({"difference", "gap"})
+
+
+def _proper_names(question: str, words: list[str]) -> bool:
+    """Whether every word is written with a capital inside the question ("the Yankees"),
+    not as its first word: a name, never a common noun for the rows."""
+    inside = question.split()[1:]
+    written = {w.strip(".,;:!?'\"()").lower() for w in inside if w[:1].isupper()}
+    return bool(words) and all(w in written for w in words)
 
 
 def _difference_asked(tokens: list[str], catalog: Catalog) -> tuple[list[str], bool]:

@@ -12,7 +12,7 @@ from itertools import pairwise
 
 from ..vocabulary import negatives, synonyms
 from ..warehouse import Catalog, ValueMatch
-from ..wordforms import adjective_base, is_noun, verb_root
+from ..wordforms import adjective_base, is_noun, is_verb, verb_root
 from .lexicon import Lexicon, Target, is_numeric, is_temporal
 from .phrasing import is_year, superlative_direction
 from .words import GLUE_WORDS, identifier_words, stem, to_number
@@ -199,10 +199,15 @@ def number_range(tokens: list[str], lexicon: Lexicon) -> list[str]:
             two = len(before) == 2 and bool(lexicon.lookup(before))
             name = before if two else before[-1:]
         start = i + (0 if word == "between" else 1)
-        if not name or (name[-1] in GLUE_WORDS and name[-1] not in _AGED):
+        unit = _words_after(tokens, said)
+        if (
+            not name
+            or (name[-1] in GLUE_WORDS and name[-1] not in _AGED)
+            # "hit between 20 and 30 home runs": a verb naming nothing, the figure after
+            or (unit and is_verb(name[-1]) and not lexicon.lookup(name))
+        ):
             # "have between 4 and 6 cylinders", "with between 10 and 20 years of service":
             # the words after the range name what it is of; said after each end
-            unit = _words_after(tokens, said)
             if not unit:
                 continue
             lower = ["at", "least", low, *unit]

@@ -7,6 +7,9 @@ import re
 from dataclasses import replace
 
 from ..vocabulary import (
+    figure_verbs,
+    quantities,
+    quantity_words,
     scale_ends,
     units,
 )
@@ -44,6 +47,7 @@ from .words import (
     GLUE_WORDS,
     identifier_words,
     question_tokens,
+    split_unit,
     stem,
     stems,
     to_number,
@@ -377,8 +381,8 @@ def average_of_a_range(tokens: list[str], spans: list[Span], catalog: Catalog) -
                 and tuple(w[1:]) == rest
             ]
             if siblings:
-                said = span_text(tokens, span)
-                notes.append(f"'{said}' read as {target.column} (also {', '.join(siblings)})")
+                named = span_text(tokens, span)
+                notes.append(f"'{named}' read as {target.column} (also {', '.join(siblings)})")
     return notes
 
 
@@ -621,6 +625,23 @@ def names_with_aggregate_words(
     return out, kept
 
 
+def measured_by_unit(tokens: list[str], comparison: Comparison, catalog: Catalog) -> Target | None:
+    """The one numeric column measuring the quantity of the unit after a comparison's number
+    ("over 1,000 miles": `distance`), named by a word for that quantity and stating no unit
+    of its own; None when none or several are."""
+    quantity = quantities().get(unit_after(tokens, comparison) or "", "")
+    words = quantity_words().get(quantity, frozenset())
+    found = [
+        Target("column", table.name, c.name, type=c.type)
+        for table in catalog.tables.values()
+        for c in table.columns
+        if is_numeric(c.type)
+        and not split_unit(c.name)[1]
+        and words & set(identifier_words(c.name))
+    ]
+    return found[0] if len(found) == 1 else None
+
+
 def unit_after(tokens: list[str], comparison: Comparison) -> str | None:
     """The unit right after a comparison's number, as answers show it ("degrees" -> °)."""
     at = comparison.value_end
@@ -701,3 +722,35 @@ def said_before(tokens: list[str], f: Filter, at: int | None) -> bool:
         and any(tokens[i : i + len(words)] == words for i in range(0, max(at - len(words) + 1, 0)))
         for said in {str(f.value), f.said}
     )
+
+
+_DID = frozenset({"did", "does", "do"})
+_RANGE_WORDS = frozenset({"between", "and", "to", "from"})
+
+
+def verbs_of_figures(tokens: list[str], spans: list[Span], taken: set[int]) -> set[int]:
+    """Positions of figure verbs said of a figure ("who hit the most home runs", "how many
+    home runs did the Yankees hit", "home runs hit in 2018"), where no name covers the word:
+    they say how the figure was made, so the words are read."""
+    verbs = figure_verbs()
+    named = {i for s in spans for i in range(s.start, s.end)}
+    figures = [s for s in spans if names_number(s)]
+    found = set()
+    for i, word in enumerate(tokens):
+        if word not in verbs or i in taken or i in named:
+            continue
+        after = next((s for s in figures if s.start > i), None)
+        if after is not None and all(
+            j in taken
+            or tokens[j] in _BEFORE_A_FIGURE
+            or tokens[j] in _RANGE_WORDS
+            or tokens[j] in verbs  # "hit at least 20 and hit at most 30 home runs"
+            or to_number(tokens[j]) is not None
+            for j in range(i + 1, after.start)
+        ):
+            found.add(i)  # "hit the most home runs", "hit between 20 and 30 home runs"
+        elif any(s.end == i for s in figures):
+            found.add(i)  # "home runs hit in 2018"
+        elif _DID & set(tokens[:i]) and any(s.end <= i for s in figures):
+            found.add(i)  # "how many home runs did the Yankees hit"
+    return found

@@ -4,6 +4,7 @@ said by their opposite, and values said to be missing or known."""
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 
 from ..vocabulary import (
     opposites,
@@ -12,7 +13,7 @@ from ..warehouse import Catalog, ColumnInfo
 from ..wordforms import (
     doer_of,
     is_english,
-    is_noun,
+    is_plural,
     verb_root,
 )
 from .lexicon import (
@@ -168,6 +169,13 @@ def negated_yes_no(
             if len(named) == 1 and yes_no_column(named[0], catalog):
                 negated.add((named[0].table, named[0].column or "", len(kept)))
                 continue
+        plain = _without_negative_prefix(token, lexicon, catalog)
+        if plain is not None:
+            # "uninsured", "unemployed": the no of `insurance`, `employed`
+            column, word = plain
+            negated.add((column.table, column.column or "", len(kept)))
+            kept.append(word)
+            continue
         opposite = None if lexicon.lookup([token]) else _opposite_yes_no(token, lexicon, catalog)
         if opposite is not None:
             # "how many passengers died": the no of `survived` (vocabulary `opposites`)
@@ -177,6 +185,33 @@ def negated_yes_no(
             continue
         kept.append(token)
     return kept, negated
+
+
+def moved_positions(
+    negated: set[tuple[str, str, int]], before: list[str], after: list[str]
+) -> set[tuple[str, str, int]]:
+    """The negated columns' positions carried from the words they were found in to the words
+    after later rewordings ("aged between 30 and 40" becomes longer): each word kept as it
+    was is followed to where it is now; a word no longer there is left out."""
+    moved: dict[int, int] = {}
+    for block in SequenceMatcher(None, before, after, autojunk=False).get_matching_blocks():
+        moved.update({block.a + k: block.b + k for k in range(block.size)})
+    return {(table, column, moved[at]) for table, column, at in negated if at in moved}
+
+
+def _without_negative_prefix(
+    token: str, lexicon: Lexicon, catalog: Catalog
+) -> tuple[Target, str] | None:
+    """ "uninsured" -> (`insurance`, "insured"): a word the data names nothing by, made of
+    "un"/"non" and a word naming one yes/no column."""
+    for prefix in ("un", "non"):
+        rest = token.removeprefix(prefix)
+        if rest == token or len(rest) < 4 or lexicon.lookup([token]):
+            continue
+        named = [t for t in lexicon.lookup([rest]) if t.kind == "column"]
+        if len(named) == 1 and yes_no_column(named[0], catalog):
+            return named[0], rest
+    return None
 
 
 # Words that may follow the thing had: "houses with a fireplace in 2006", "… and a pool".
@@ -300,7 +335,7 @@ def yes_no_filters(
         if right_after and span.end < len(p.tokens):
             # "how many private colleges": the column qualifies the plural noun after it
             after = p.tokens[span.end]
-            right_after = not (is_noun(after) and stem(after) != after and after != "values")
+            right_after = not (is_plural(after) and after != "values")
         said = p.tokens[span.start]
         if right_after and span.end - span.start == 1 and _doer(said, column.column or ""):
             right_after = False  # "the number of smokers": the rows whose `smoke` is yes
