@@ -1019,6 +1019,28 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               (1999, 1995, 'none', 'dead', 45), (2000, 1972, 'belted', 'alive', 60),
               (2001, 1999, 'none', 'alive', 22), (2001, 1990, 'belted', 'dead', 71);
         """,
+        # a table named by the plural of its one figure
+        "payroll": """
+            CREATE TABLE Salaries (rank VARCHAR, sex VARCHAR, salary BIGINT);
+            INSERT INTO Salaries VALUES ('Prof', 'Male', 130000), ('Prof', 'Female', 121000),
+              ('AsstProf', 'Male', 80000), ('AsstProf', 'Female', 78000),
+              ('Prof', 'Male', 150000);
+        """,
+        # fuel economy in the city and on the highway, the table named by the unit
+        "mileage": """
+            CREATE TABLE mpg (manufacturer VARCHAR, model VARCHAR, class VARCHAR, cty BIGINT,
+              hwy BIGINT);
+            INSERT INTO mpg VALUES ('honda', 'civic', 'compact', 28, 33),
+              ('toyota', 'corolla', 'compact', 26, 35), ('audi', 'a4', 'compact', 18, 29),
+              ('ford', 'f150', 'pickup', 13, 17), ('dodge', 'ram', 'pickup', 12, 16),
+              ('toyota', 'camry', 'midsize', 21, 31);
+        """,
+        # viewers of each episode
+        "broadcast": """
+            CREATE TABLE episodes (series BIGINT, episode BIGINT, viewers DOUBLE);
+            INSERT INTO episodes VALUES (1, 1, 2.25), (1, 2, 2.5), (2, 1, 3.75), (2, 2, 4.5),
+              (2, 3, 5.0);
+        """,
         # lap times kept in seconds, and said so in the name
         "laps": """
             CREATE TABLE laps (driver VARCHAR, lap BIGINT, lap_time_sec DOUBLE);
@@ -2970,6 +2992,48 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Who hit the most home runs?",
             "SELECT name, HR FROM mlb_players_18 ORDER BY HR DESC LIMIT 1",
         ),
+        (
+            "payroll",
+            "What is the salary gap between men and women?",
+            "SELECT ROUND(AVG(salary) FILTER (sex = 'Male') - AVG(salary) FILTER "
+            "(sex = 'Female'), 2) FROM Salaries",
+        ),
+        # "city and highway mpg": the head noun both share makes both rates, averaged
+        (
+            "mileage",
+            "Compare city and highway mpg for each class",
+            "SELECT class, ROUND(AVG(cty), 2), ROUND(AVG(hwy), 2) FROM mpg GROUP BY 1",
+        ),
+        # a table named twice ("cars", "mpg") is still the one table whose rows are shown
+        (
+            "mileage",
+            "Show the compact cars that get more than 30 highway mpg",
+            "SELECT * FROM mpg WHERE class = 'compact' AND hwy > 30",
+        ),
+        # "the top three oldest", "the youngest two": a number of rows the superlative ranks
+        (
+            "contest",
+            "List the top three oldest bakers",
+            "SELECT baker, age FROM bakers ORDER BY age DESC LIMIT 3",
+        ),
+        (
+            "contest",
+            "Who are the youngest two bakers?",
+            "SELECT baker, age FROM bakers ORDER BY age LIMIT 2",
+        ),
+        # "across all episodes": one figure over the rows, though `episode` numbers them
+        (
+            "broadcast",
+            "What was the total number of viewers across all episodes of series 2?",
+            "SELECT SUM(viewers) FROM episodes WHERE series = 2",
+        ),
+        # "by how much did it grow from A to B": the later year's figure minus the earlier's
+        (
+            "world",
+            "By how much did the life expectancy of Chad grow between 2002 and 2007?",
+            "SELECT SUM(lifeExp) FILTER (year = 2007) - SUM(lifeExp) FILTER (year = 2002) "
+            "FROM stats WHERE country = 'Chad'",
+        ),
         # the oldest of a year is its earliest
         ("wrecks", "What is the oldest vehicle model year?", "SELECT MIN(yearVeh) FROM crashes"),
     ],
@@ -3200,6 +3264,8 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
         ("gems", "What is the median price per carat?", "divided by its carat"),
         # "how does X vary by Y" with no figure named: the mean, said
         ("paybook", "How does salary vary by rank?", "read as the average salary"),
+        # a gap with no aggregate said: the averages' difference, as pay gaps are told
+        ("payroll", "What is the salary gap between men and women?", "difference of the average"),
         # a unit no column states: the figures as stored, the unit left unchecked and said
         (
             "skyways",
@@ -3290,6 +3356,9 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("pets", "What is the most popular name for female dogs?"),
         # "the most precipitation" over a text column: never a count of rows
         ("who", "Which month had the most precipitation in Mumbai?"),
+        # the figure a table is named by, said in the singular with no aggregate: asked,
+        # never a count of the rows
+        ("payroll", "What is the salary of men and women?"),
         # a unit other than the one a column says it is kept in: never converted
         ("laps", "What was the average lap time in minutes?"),
         ("strikes", "Which airport had the most bird strikes?"),

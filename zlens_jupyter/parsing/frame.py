@@ -85,7 +85,8 @@ def read_frame(question: str) -> QuestionFrame:
             if match_at(tokens, i, phrase):
                 phrases = _phrases(tokens[i + len(phrase) :])
                 frame.groupings += phrases
-                if phrase == ("by",):
+                # "by how much did it grow": a measure of change asked, never a grouping
+                if phrase == ("by",) and tokens[i + 1 : i + 2] != ["how"]:
                     frame.by_groupings += phrases
                 break
     directions = [superlative_direction(t) for t in tokens]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..wordforms import (
     adjective_base,
     is_noun,
+    is_plural,
 )
 from .calendar_reading import a_series_of_readings, one_row_per_period
 from .counts_and_rates import (
@@ -205,6 +206,14 @@ def read_measures(
         elif (
             agg in ("count", None)
             and table is not None
+            # "the salary of men and women" on a table named Salaries with a salary column:
+            # the figure, said in the singular, is asked, never a count of the rows
+            and not (
+                agg is None
+                and numeric is not None
+                and numeric.table == table.table
+                and not is_plural(p.tokens[span.end - 1])
+            )
             # "which occupation has the highest prestige" on a table named Prestige with a
             # prestige column: the column ranks, the rows are not counted
             and not (
@@ -392,7 +401,8 @@ def read_measures(
                     best = "largest" if superlative else "smallest"
                     p.notes.append(f"each group's {best} {column.column} (a row each, ranked)")
                 continue
-            words_said = set(p.tokens[span.start : span.end + 1])  # "city mileage": `cty`
+            # "city mileage": `cty`; "city and highway mpg": the head both share
+            words_said = set(p.tokens[span.start : _coordinated_end(p.tokens, span, spans) + 1])
             if is_rate(column.column or "") or words_said & PER_UNIT_WORDS:
                 # "compare the graduation rate of private and public colleges": rates and
                 # percentages do not add up; their mean per group is the reading, said
@@ -691,3 +701,15 @@ def ranks_by(span: Span) -> bool:
         and (t.column or "").lower() not in CALENDAR_WORDS
         for t in columns
     )
+
+
+def _coordinated_end(tokens: list[str], span: Span, spans: list[Span]) -> int:
+    """Where the names coordinated with `span` end ("city and highway" of "city and highway
+    mpg"): the word after is the head noun they share."""
+    end = span.end
+    while end < len(tokens) and tokens[end] in ("and", "or", ","):
+        following = next((s for s in spans if s.start == end + 1), None)
+        if following is None:
+            break
+        end = following.end
+    return end

@@ -11,7 +11,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from ..wordforms import adjective_base
+from ..wordforms import adjective_base, is_plural
 from .spec import TimeRange
 from .words import MONTHS, NUMBER_WORDS, stem, to_number
 
@@ -151,7 +151,23 @@ def find_top_n(tokens: list[str], taken: set[int]) -> tuple[int | None, bool | N
             n = to_number(tokens[i + 1])
             if isinstance(n, int) and 0 < n <= 1000:
                 taken.update({i, i + 1})
+                if superlative_direction(tokens[i + 2] if i + 2 < len(tokens) else "") is not None:
+                    return n, None, None  # "the top five oldest bakers": the superlative ranks
                 return n, tok in ("top", "first"), i + 2
+    for i, tok in enumerate(tokens[:-3]):
+        # "the youngest three bakers": N after the superlative, before the things (plural);
+        # never a number of a compound ("the highest 28-day viewing figure")
+        n = to_number(tokens[i + 2])
+        if (
+            tok == "the"
+            and superlative_direction(tokens[i + 1]) is not None
+            and isinstance(n, int)
+            and 1 < n <= 1000
+            and i + 2 not in taken
+            and is_plural(tokens[i + 3])
+        ):
+            taken.add(i + 2)
+            return n, None, None
     for i, tok in enumerate(tokens[:-2]):
         # "the 5 most expensive cars", "the three lightest cars": N before a superlative
         n = to_number(tokens[i + 1])

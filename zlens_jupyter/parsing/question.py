@@ -310,7 +310,8 @@ def _parse(
     values: list[ValueMatch] | None,
 ) -> ParseResult:
     question = POSSESSED_AVERAGE.sub(r"\2 \1's", question)
-    tokens, gap_asked = _difference_asked(question_tokens(question), catalog)
+    tokens, gap_read = _gap_of_a_figure(question_tokens(question), lexicon)
+    tokens, gap_asked = _difference_asked(tokens, catalog)
     tokens, correlated = correlation_asked(tokens, lexicon)
     converted = unit_to_convert(tokens, catalog)
     if isinstance(converted, ParseResult):
@@ -340,7 +341,7 @@ def _parse(
     tokens, period_read = in_one_period(tokens, catalog)
     tokens = common_number_of(per_day_said(ages_said(tokens)))
     tokens = the_average_one(each_combination(end_of_the_data(tokens)))
-    tokens, change_read = change_between(tokens)
+    tokens, change_read, change_asked = change_between(tokens)
     tokens, vary_read = varies_with(tokens)
     tokens, range_read = paired_figures(tokens, lexicon)
     tokens = which_single(combined_as_total(said_twice(tokens), lexicon))
@@ -372,6 +373,7 @@ def _parse(
     readings = (
         *(season_read, vote_read, loss_read, having_read, qualifier_read, sold_read),
         as_stored_read,
+        gap_read,
         moment_read,
         period_read,
         range_read,
@@ -1353,6 +1355,11 @@ def _parse(
             "temperature and ozone'.",
             [],
         )
+    if change_asked and not _difference_of_two(spec, years=True):
+        # "how much did it grow from 1950 to 2019": the later end minus the earlier, when the
+        # two ends are values of one column; else both ends side by side, and said so
+        side_by_side = change_read.replace(" minus in ", " and in ")
+        spec.notes = [side_by_side if n == change_read else n for n in spec.notes]
     if gap_asked and not _difference_of_two(spec):
         return clarify(
             "The difference between which two? Name both, e.g. 'the difference in average "
@@ -1363,6 +1370,11 @@ def _parse(
 
 
 _DIFFERENCE_WORDS = frozenset({"difference", "gap"})
+# Words that already say which figure a gap is of ("the gap in average salary")
+_FIGURE_WORDS = frozenset(
+    {"average", "mean", "median", "total", "sum", "number", "count", "maximum", "minimum"}
+    | {"many", "much", "share", "percentage", "proportion", "rate"}
+)
 
 
 def _proper_names(question: str, words: list[str]) -> bool:
@@ -1392,6 +1404,23 @@ def _difference_asked(tokens: list[str], catalog: Catalog) -> tuple[list[str], b
     return [*tokens[:at], *tokens[end:]], True
 
 
+def _gap_of_a_figure(tokens: list[str], lexicon: Lexicon) -> tuple[list[str], str]:
+    """ "the salary gap between men and women", no aggregate said: a gap between two groups'
+    figures is their averages' difference, as pay gaps are told; said, so it is reviewed."""
+    if set(tokens) & _FIGURE_WORDS:
+        return tokens, ""
+    at = next((i for i, t in enumerate(tokens) if t in _DIFFERENCE_WORDS), None)
+    if at is None:
+        return tokens, ""
+    for i in (at - 1, at + 2):  # "salary gap", "gap in salary"
+        if 0 <= i < len(tokens) and any(
+            t.kind == "column" and is_numeric(t.type) for t in lexicon.lookup(tokens[i : i + 1])
+        ):
+            said = f"'{tokens[i]} {tokens[at]}' read as the difference of the average {tokens[i]}"
+            return [*tokens[:i], "average", *tokens[i:]], said
+    return tokens, ""
+
+
 def _correlation_of(spec: QuestionSpec, pair: tuple[Target, Target]) -> bool:
     """The average the question was read with, made the correlation of the pair (over the
     same rows and groups). False when the parse came out another shape."""
@@ -1405,9 +1434,13 @@ def _correlation_of(spec: QuestionSpec, pair: tuple[Target, Target]) -> bool:
     return True
 
 
-def _difference_of_two(spec: QuestionSpec) -> bool:
+def _difference_of_two(spec: QuestionSpec, *, years: bool = False) -> bool:
     """Turn "X for A and B" (two values of one column, grouped by it) into A's X minus B's,
-    one number whose name says which from which. False when the question has no such pair."""
+    one number whose name says which from which. With `years`, two years grouped by a year
+    column count as such a pair, the later first ("how much did it grow from 1950 to 2019").
+    False when the question has no such pair."""
+    if years and _two_years_as_a_pair(spec):
+        return _difference_of_two(spec)
     pairs = [f for f in spec.filters if f.op == "in" and isinstance(f.value, list)]
     if len(pairs) != 1 or len(pairs[0].value) != 2 or len(spec.measures) != 1:
         return False
@@ -1424,6 +1457,22 @@ def _difference_of_two(spec: QuestionSpec) -> bool:
     spec.group_by = []
     named = re.sub(r"\W+", "_", f"{first}_minus_{second}").strip("_")
     spec.measures[0].alias = f"{spec.measures[0].alias}_{named}"
+    return True
+
+
+def _two_years_as_a_pair(spec: QuestionSpec) -> bool:
+    """Two years said of a table with a year column, grouped by it: the period becomes a
+    pair of that column's values, the later first. False where the year is a date's part."""
+    period = spec.time_range
+    grouped = [g for g in spec.group_by if g.is_time]
+    if period is None or len(period.years) != 2 or len(grouped) != 1 or len(spec.group_by) != 1:
+        return False
+    column = grouped[0].column or ""
+    if not re.fullmatch(r"\w+", column):
+        return False  # `year("date")`: no column holds the year itself
+    later, earlier = sorted(period.years, reverse=True)
+    spec.filters.append(Filter(grouped[0].table, column, "in", [later, earlier], label=column))
+    spec.time_range = None
     return True
 
 

@@ -531,26 +531,33 @@ _CHANGE_VERBS = frozenset(
 )
 
 
-def change_between(tokens: list[str]) -> tuple[list[str], str]:
+def change_between(tokens: list[str]) -> tuple[list[str], str, bool]:
     """ "How did unemployment change from 2007 to 2010?" -> "compare unemployment in 2007
     and 2010": the figure at each end, side by side, said (how it changed is read from the
-    two)."""
+    two). "How much did it grow …", "by how much …" ask the change itself: the later end is
+    said first, and True says the difference of the two is asked."""
+    if tokens[:3] == ["by", "how", "much"]:
+        tokens = tokens[1:]
     if tokens[:1] != ["how"] or len(tokens) < 7:
-        return tokens, ""
+        return tokens, "", False
     lead = 3 if tokens[1] == "much" and tokens[2] in ("did", "has", "have") else 2
     if tokens[lead - 1] not in ("did", "has", "have", "does"):
-        return tokens, ""
+        return tokens, "", False
     verb = next((i for i in range(lead, len(tokens)) if tokens[i] in _CHANGE_VERBS), None)
     if verb is None or verb == lead or verb + 4 > len(tokens):
-        return tokens, ""
+        return tokens, "", False
     start, join = tokens[verb + 1], tokens[verb + 3]
     first, second = tokens[verb + 2], tokens[verb + 4] if verb + 4 < len(tokens) else ""
     ends = (("from", "to"), ("between", "and"))
     if (start, join) not in ends or not (_a_year(first) and _a_year(second)):
-        return tokens, ""
-    subject = tokens[lead:verb]
-    said = f"'{tokens[verb]}' read as the {' '.join(subject)} in {first} and in {second}"
-    return ["compare", *subject, "in", first, "and", second, *tokens[verb + 5 :]], said
+        return tokens, "", False
+    subject, rest = tokens[lead:verb], tokens[verb + 5 :]
+    named = " ".join(subject).removeprefix("the ")
+    said = f"'{tokens[verb]}' read as the {named} in {first} and in {second}"
+    if lead == 3:  # "how much": the later end first, so the difference is later minus earlier
+        said = f"'{tokens[verb]}' read as the {named} in {second} minus in {first}"
+        return ["compare", *subject, "in", second, "and", first, *rest], said, True
+    return ["compare", *subject, "in", first, "and", second, *rest], said, False
 
 
 def _a_year(token: str) -> bool:

@@ -14,6 +14,7 @@ from ..warehouse import Catalog, ValueMatch
 from ..wordforms import (
     doer_of,
     is_noun,
+    is_plural,
     is_verb,
     verb_root,
 )
@@ -45,10 +46,12 @@ def listed_table(
     rank: "show orders by region" or "list the top 5 orders" stay aggregates or rankings."""
     if aggs or group_spans or superlative is not None or limit is not None:
         return None
-    if not any(t in SHOW_WORDS for t in tokens[:3]) or len(spans) != 1:
+    if not any(t in SHOW_WORDS for t in tokens[:3]) or not spans:
         return None
-    table = next((t for t in spans[0].targets if t.kind == "table"), None)
-    return table.table if table is not None else None
+    # "show the compact cars that get more than 30 highway mpg" over `mpg`: the table named
+    # twice is still one table
+    tables = {next((t.table for t in s.targets if t.kind == "table"), None) for s in spans}
+    return tables.pop() if len(tables) == 1 else None
 
 
 def starts_a_name(tokens: list[str], at: int, lex: Lexicon) -> bool:
@@ -147,7 +150,9 @@ def across_all(tokens: list[str], taken: set[int], lexicon: Lexicon, notes: list
         if token != "across" or i in taken or at == i + 1 or at >= len(tokens) or at in taken:
             continue
         named = lexicon.lookup([tokens[at]])
-        if named and all(t.kind == "table" or not is_numeric(t.type) for t in named):
+        rows = is_plural(tokens[at]) and any(t.kind == "table" for t in named)
+        # "across all episodes": the rows of `episodes`, though `episode` numbers them
+        if named and (rows or all(t.kind == "table" or not is_numeric(t.type) for t in named)):
             notes.append(f"'{' '.join(tokens[i : at + 1])}' read as one figure over all of them")
             return list(range(i, at + 1))
     return []
