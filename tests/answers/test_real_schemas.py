@@ -1021,10 +1021,11 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         """,
         # a table named by the plural of its one figure
         "payroll": """
-            CREATE TABLE Salaries (rank VARCHAR, sex VARCHAR, salary BIGINT);
-            INSERT INTO Salaries VALUES ('Prof', 'Male', 130000), ('Prof', 'Female', 121000),
-              ('AsstProf', 'Male', 80000), ('AsstProf', 'Female', 78000),
-              ('Prof', 'Male', 150000);
+            CREATE TABLE Salaries (rank VARCHAR, discipline VARCHAR, "yrs.service" BIGINT,
+              sex VARCHAR, salary BIGINT);
+            INSERT INTO Salaries VALUES ('Prof', 'A', 20, 'Male', 130000),
+              ('Prof', 'B', 25, 'Female', 121000), ('AsstProf', 'B', 2, 'Male', 80000),
+              ('AsstProf', 'A', 4, 'Female', 78000), ('Prof', 'B', 31, 'Male', 150000);
         """,
         # fuel economy in the city and on the highway, the table named by the unit
         "mileage": """
@@ -1040,6 +1041,19 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             CREATE TABLE episodes (series BIGINT, episode BIGINT, viewers DOUBLE);
             INSERT INTO episodes VALUES (1, 1, 2.25), (1, 2, 2.5), (2, 1, 3.75), (2, 2, 4.5),
               (2, 3, 5.0);
+        """,
+        # six-hourly observations of named storms: one storm is many rows
+        "tracks": """
+            CREATE TABLE storms (name VARCHAR, year BIGINT, month BIGINT, day BIGINT,
+              hour BIGINT, status VARCHAR, wind BIGINT);
+            INSERT INTO storms SELECT 'Able', 2005, 8, 1 + i // 4, (i % 4) * 6, 'hurricane', 90
+              FROM range(3) t(i);
+            INSERT INTO storms SELECT 'Baker', 2005, 9, 1 + i // 4, (i % 4) * 6, 'hurricane', 80
+              FROM range(2) t(i);
+            INSERT INTO storms SELECT 'Carol', 2006, 9, 1 + i // 4, (i % 4) * 6, 'hurricane',
+              100 FROM range(12) t(i);
+            INSERT INTO storms SELECT 'Dot', 2006, 10, 1 + i // 4, (i % 4) * 6,
+              'tropical storm', 50 FROM range(4) t(i);
         """,
         # lap times kept in seconds, and said so in the name
         "laps": """
@@ -2998,6 +3012,27 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT ROUND(AVG(salary) FILTER (sex = 'Male') - AVG(salary) FILTER "
             "(sex = 'Female'), 2) FROM Salaries",
         ),
+        # "how much more do A earn than B": A's figure minus B's
+        (
+            "payroll",
+            "How much more do men earn than women on average?",
+            "SELECT ROUND(AVG(salary) FILTER (sex = 'Male') - AVG(salary) FILTER "
+            "(sex = 'Female'), 2) FROM Salaries",
+        ),
+        # "the salary difference between A and B": the figure for each, never a compound
+        # of the figure and the column after it; a value after "and" is of the same column
+        (
+            "payroll",
+            "What is the salary difference between discipline A and B?",
+            "SELECT ROUND(AVG(salary) FILTER (discipline = 'A') - AVG(salary) FILTER "
+            "(discipline = 'B'), 2) FROM Salaries",
+        ),
+        # a correlation's figures named by an abbreviation (`yrs.service`)
+        (
+            "payroll",
+            "What is the correlation between years of service and salary?",
+            'SELECT ROUND(CORR("yrs.service", salary), 3) FROM Salaries',
+        ),
         # "city and highway mpg": the head noun both share makes both rates, averaged
         (
             "mileage",
@@ -3033,6 +3068,14 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "By how much did the life expectancy of Chad grow between 2002 and 2007?",
             "SELECT SUM(lifeExp) FILTER (year = 2007) - SUM(lifeExp) FILTER (year = 2002) "
             "FROM stats WHERE country = 'Chad'",
+        ),
+        # storms observed over many rows: a year ranked by its hurricanes counts storms, never
+        # the sightings; a preposition before "which" asks the same
+        (
+            "tracks",
+            "In which year were the most hurricanes recorded?",
+            "SELECT year, COUNT(DISTINCT name) FROM storms WHERE status = 'hurricane' "
+            "GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
         ),
         # the oldest of a year is its earliest
         ("wrecks", "What is the oldest vehicle model year?", "SELECT MIN(yearVeh) FROM crashes"),

@@ -144,16 +144,20 @@ def kinds_of_observed_things(
 ) -> None:
     """ "How many hurricanes were there in 2005?" over 6-hourly storm observations, where
     'hurricane' is a status: the storms seen as hurricanes, by their names (15), never the
-    212 sightings. "How many hurricane observations" still counts the rows."""
-    if tokens[:2] != ["how", "many"] or len(tokens) < 3 or set(tokens) & ROW_WORDS:
+    212 sightings; so "which year had the most hurricanes" ranks years by storms. "How many
+    hurricane observations" still counts the rows."""
+    counted = tokens[:2] == ["how", "many"]
+    if not (counted or spec.group_by) or len(tokens) < 3 or set(tokens) & ROW_WORDS:
         return
     m = spec.measures[0] if len(spec.measures) == 1 else None
-    if m is None or m.agg != "count" or m.target is not None or spec.group_by or spec.listing:
+    if m is None or m.agg != "count" or m.target is not None or spec.listing:
+        return
+    if counted and spec.group_by:
         return
     observed = observation_label(catalog, m.table)
     kinds = {match.word.lower() for match, _ in value_filters if match.table == m.table}
     # "tropical depressions": the kind may take several words, the last in the plural
-    said = next((k.split() for k in kinds if k.split() == tokens[2 : 2 + len(k.split())]), [])
+    said = next((k.split() for k in kinds if _said_at(tokens, k.split(), counted)), [])
     if observed is None or not said or stem(said[-1]) == said[-1]:
         return
     label = Target("column", m.table, observed, type="VARCHAR")
@@ -387,6 +391,17 @@ def counted_in_one_of_many(catalog: Catalog, spec: QuestionSpec) -> list[str]:
                 f"{', '.join(also)} also has {m.target.column}"
             )
     return notes
+
+
+def _said_at(tokens: list[str], words: list[str], counted: bool) -> bool:
+    """Whether `words` follow "how many" (`counted`), or else come right after "most",
+    "fewest" or "least" ("the most hurricanes")."""
+    if counted:
+        return words == tokens[2 : 2 + len(words)]
+    return any(
+        tokens[i - 1] in ("most", "fewest", "least") and tokens[i : i + len(words)] == words
+        for i in range(1, len(tokens))
+    )
 
 
 def observation_label(catalog: Catalog, table: str) -> str | None:

@@ -123,6 +123,7 @@ from .rewording import (
     end_of_the_data,
     ended_with,
     has_dates,
+    how_much_more,
     how_often,
     in_one_period,
     kind_of_a_column,
@@ -239,6 +240,9 @@ from .yes_no import (
 )
 
 _AGE_ENDS_AS_AGG = {True: "max", False: "min"}
+# "In which month do most storms occur?" asks which month: the preposition before "which"
+# only says how the month holds the storms
+_LEADING_PREPOSITION = re.compile(r"^\s*(?:in|during|on|at)\s+(?=(?:which|what)\b)", re.I)
 _TREND_VERBS = frozenset({"change", "changed", "evolve", "evolved", "develop", "developed"})
 
 
@@ -252,6 +256,7 @@ def parse_question(
 ) -> ParseResult:
     """Resolve a question against the catalog. `frame` is its structural read when the caller
     already has it (routing does): the result carries it, so one read serves every route."""
+    question = _LEADING_PREPOSITION.sub("", question)
     frame = frame if frame is not None else read_frame(question)
     result = _parse(question, catalog, lexicon, semantic, values)
     spec = result.spec
@@ -310,7 +315,7 @@ def _parse(
     values: list[ValueMatch] | None,
 ) -> ParseResult:
     question = POSSESSED_AVERAGE.sub(r"\2 \1's", question)
-    tokens, gap_read = _gap_of_a_figure(question_tokens(question), lexicon)
+    tokens, gap_read = _gap_of_a_figure(how_much_more(question_tokens(question)), lexicon)
     tokens, gap_asked = _difference_asked(tokens, catalog)
     tokens, correlated = correlation_asked(tokens, lexicon)
     converted = unit_to_convert(tokens, catalog)
@@ -1370,6 +1375,7 @@ def _parse(
 
 
 _DIFFERENCE_WORDS = frozenset({"difference", "gap"})
+_ARTICLES = frozenset({"the", "a", "an"})
 # Words that already say which figure a gap is of ("the gap in average salary")
 _FIGURE_WORDS = frozenset(
     {"average", "mean", "median", "total", "sum", "number", "count", "maximum", "minimum"}
@@ -1401,6 +1407,10 @@ def _difference_asked(tokens: list[str], catalog: Catalog) -> tuple[list[str], b
     if at is None or named:
         return tokens, False
     end = at + 1 + (tokens[at + 1 : at + 2] in (["in"], ["between"], ["of"]))
+    if tokens[at + 1 : at + 2] == ["between"] and at > 0 and tokens[at - 1] not in _ARTICLES:
+        # "the salary difference between A and B": the figure for A and B, never one
+        # compound of the figure and the column after it
+        return [*tokens[:at], "for", *tokens[end:]], True
     return [*tokens[:at], *tokens[end:]], True
 
 

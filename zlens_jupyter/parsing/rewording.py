@@ -13,7 +13,7 @@ from itertools import pairwise
 from ..vocabulary import negatives, synonyms
 from ..warehouse import Catalog, ValueMatch
 from ..wordforms import adjective_base, is_noun, is_verb, verb_root
-from .lexicon import Lexicon, Target, is_numeric, is_temporal
+from .lexicon import Lexicon, Target, find_spans, is_numeric, is_temporal
 from .phrasing import is_year, superlative_direction
 from .words import GLUE_WORDS, identifier_words, stem, to_number
 
@@ -564,6 +564,29 @@ def _a_year(token: str) -> bool:
     return bool(re.fullmatch(r"(1[89]|20)\d\d", token))
 
 
+_AFTER_THE_SECOND = frozenset({"on", "in", "during", "per", "for", "at", "from"})
+
+
+def how_much_more(tokens: list[str]) -> list[str]:
+    """ "how much more do male professors earn than female professors on average" -> "what
+    is the difference between what male professors and female professors earn on average":
+    the first one's figure minus the second's, named so ("how much less" reads the same:
+    the first one's figure minus the second's, below zero when it is less)."""
+    if tokens[:2] != ["how", "much"] or tokens[2:3] not in (["more"], ["less"]):
+        return tokens
+    if tokens[3:4] not in (["do"], ["does"], ["did"]) or "than" not in tokens[5:]:
+        return tokens
+    than = tokens.index("than", 5)
+    first, verb = tokens[4 : than - 1], tokens[than - 1]
+    end = next((i for i in range(than + 1, len(tokens)) if tokens[i] in _AFTER_THE_SECOND), None)
+    second = tokens[than + 1 : end]
+    rest = tokens[end:] if end is not None else []
+    if not first or not second:
+        return tokens
+    between = ["what", "is", "the", "difference", "between", "what"]
+    return [*between, *first, "and", *second, verb, *rest]
+
+
 def each_combination(tokens: list[str]) -> list[str]:
     """ "for each combination of rank and sex" -> "for each rank and sex"."""
     for i in range(len(tokens) - 2):
@@ -655,6 +678,11 @@ def correlation_asked(
 
 def _one_number(words: list[str], lexicon: Lexicon) -> Target | None:
     found = lexicon.lookup(words) if words else []
+    if not found and words:
+        # "years of service" for `yrs.service`: a name found by its abbreviation, once
+        spans = find_spans(list(words), lexicon, set())
+        whole = len(spans) == 1 and (spans[0].start, spans[0].end) == (0, len(words))
+        found = list(spans[0].targets) if whole else []
     named = {t for t in found if t.kind == "column" and is_numeric(t.type)}
     return next(iter(named)) if len(named) == 1 else None
 

@@ -9,6 +9,7 @@ from functools import cache
 
 from ..vocabulary import (
     happenings,
+    value_synonyms,
 )
 from ..warehouse import Catalog, ValueMatch
 from ..wordforms import (
@@ -163,19 +164,30 @@ def places_named(catalog: Catalog, lexicon: Lexicon) -> set[str]:
     ends with, the place or source every row is of. Kept with the lexicon (one per catalog),
     so a question does not walk every table's name again."""
     if "places" not in lexicon.derived:
-        lexicon.derived["places"] = {
+        fronts = {
             table.name.lower()[: -len(tail)]
             for table in catalog.tables.values()
             if (tail := english_tail(identifier_words(table.name)))
-            and len(table.name) - len(tail) > 2
-        } | {  # "london" of `london_murders`: a name of two words, a noun last
-            words[0]
-            for table in catalog.tables.values()
-            if len(words := identifier_words(table.name)) == 2
-            and words[0].isalpha()
-            and len(words[0]) > 2
-            and is_noun(words[1])
         }
+        # "in Texas" of `txhousing`: a two-letter front that is a place's code
+        coded = {
+            name
+            for name, codes in value_synonyms().items()
+            if name.isalpha() and len(name) > 3 and fronts & set(codes)
+        }
+        lexicon.derived["places"] = (
+            {front for front in fronts if len(front) > 2}
+            | coded
+            | {
+                # "london" of `london_murders`: a name of two words, a noun last
+                words[0]
+                for table in catalog.tables.values()
+                if len(words := identifier_words(table.name)) == 2
+                and words[0].isalpha()
+                and len(words[0]) > 2
+                and is_noun(words[1])
+            }
+        )
     places: set[str] = lexicon.derived["places"]
     return places
 

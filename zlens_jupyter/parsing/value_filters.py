@@ -8,7 +8,7 @@ import re
 from collections.abc import Collection
 from itertools import pairwise
 
-from ..warehouse import Catalog, ValueMatch
+from ..warehouse import Catalog, ColumnInfo, ValueMatch
 from ..wordforms import (
     doer_of,
     is_english,
@@ -180,8 +180,18 @@ def named_values(
             if column is not None and value is not None:
                 found.append(ValueMatch(tokens[at], target.table, column.name, value))
                 taken.add(at)
+                # "discipline A and B": a value after "and"/"or" is of the same column
+                nxt = at + 2
+                other = _stored(column, tokens[nxt]) if nxt < len(tokens) else None
+                if tokens[at + 1 : at + 2] in (["and"], ["or"]) and other and nxt not in taken:
+                    found.append(ValueMatch(tokens[nxt], target.table, column.name, other))
+                    taken.add(nxt)
                 break
     return found
+
+
+def _stored(column: ColumnInfo, word: str) -> str | None:
+    return next((v for v in column.distinct_values if v.lower() == word), None)
 
 
 _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6"}
