@@ -3077,6 +3077,19 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT year, COUNT(DISTINCT name) FROM storms WHERE status = 'hurricane' "
             "GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
         ),
+        # "in May and in June": one preposition for both, two months side by side
+        (
+            "weather",
+            "What was the average temperature in May and in June?",
+            "SELECT Month, ROUND(AVG(Temp), 2) FROM air WHERE Month IN (5, 6) GROUP BY 1",
+        ),
+        # "unbelted": the other of seatbelt's two values; "death rate" of each, side by side
+        (
+            "wrecks",
+            "Compare the death rate of belted and unbelted occupants",
+            "SELECT seatbelt, ROUND(100.0 * COUNT(*) FILTER (dead = 'dead') / COUNT(*), 2) "
+            "FROM crashes GROUP BY 1",
+        ),
         # the oldest of a year is its earliest
         ("wrecks", "What is the oldest vehicle model year?", "SELECT MIN(yearVeh) FROM crashes"),
     ],

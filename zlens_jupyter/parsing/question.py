@@ -136,6 +136,7 @@ from .rewording import (
     paired_figures,
     peaked,
     per_day_said,
+    preposition_said_once,
     qualifier_of_a_number,
     said_twice,
     seasons,
@@ -315,7 +316,8 @@ def _parse(
     values: list[ValueMatch] | None,
 ) -> ParseResult:
     question = POSSESSED_AVERAGE.sub(r"\2 \1's", question)
-    tokens, gap_read = _gap_of_a_figure(how_much_more(question_tokens(question)), lexicon)
+    tokens = preposition_said_once(how_much_more(question_tokens(question)))
+    tokens, gap_read = _gap_of_a_figure(tokens, lexicon)
     tokens, gap_asked = _difference_asked(tokens, catalog)
     tokens, correlated = correlation_asked(tokens, lexicon)
     converted = unit_to_convert(tokens, catalog)

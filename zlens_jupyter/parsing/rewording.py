@@ -564,6 +564,25 @@ def _a_year(token: str) -> bool:
     return bool(re.fullmatch(r"(1[89]|20)\d\d", token))
 
 
+_REPEATED_PREPOSITIONS = frozenset({"in", "on", "at", "for", "during", "from"})
+
+
+def preposition_said_once(tokens: list[str]) -> list[str]:
+    """ "in May or in September" -> "in May or September": one preposition for both values,
+    so they read as one choice of two, never two conditions every row must meet."""
+    kept = list(tokens)
+    i = 2
+    while i + 2 < len(kept):
+        if (
+            kept[i] in ("or", "and")
+            and kept[i + 1] in _REPEATED_PREPOSITIONS
+            and kept[i - 2] == kept[i + 1]
+        ):
+            del kept[i + 1]
+        i += 1
+    return kept
+
+
 _AFTER_THE_SECOND = frozenset({"on", "in", "during", "per", "for", "at", "from"})
 
 

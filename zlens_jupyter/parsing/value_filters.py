@@ -391,8 +391,8 @@ def whole_and_part_of_one_column(
     """A share whose whole and part are two values of one column, the whole said right
     after the share word: (the whole's value, the part as a filter), else None."""
     both = [f for f in spec.filters if f.op == "in" and isinstance(f.value, list)]
-    if len(both) != 1 or len(both[0].value) != 2:
-        return None
+    if len(both) != 1 or len(both[0].value) != 2 or tokens[:1] == ["compare"]:
+        return None  # "compare the death rate of belted and unbelted": side by side
     end = next(
         (i for i in range(share_at + 1, len(tokens)) if tokens[i] in _PART_STARTS), len(tokens)
     )

@@ -381,6 +381,20 @@ class ValueIndex:
         ]
         return hits if len(hits) == 1 else []
 
+    def _other_of_two(self, word: str) -> list[tuple[str, str, str]]:
+        """ "unbelted" -> seatbelt's `none`, where `belted` is one of its two values: the
+        word without "un"/"non" names one value of a two-valued column, and means the other."""
+        for prefix in ("non", "un"):
+            rest = word.removeprefix(prefix)
+            found = self._codes.get(rest, []) if rest != word and len(rest) > 3 else []
+            columns = {(t, c) for t, c, _ in found}
+            if len(columns) != 1:
+                continue
+            values = {hit for hits in self._codes.values() for hit in hits if hit[:2] in columns}
+            if len(values) == 2:
+                return [hit for hit in values if hit[2].lower() != rest]
+        return []
+
     def _lookup(self, word: str, size: int) -> list[ValueMatch]:
         phrase = _normalize(word)
         hits = self._by_phrase.get(phrase, [])
@@ -409,6 +423,10 @@ class ValueIndex:
             hits = self._country_code(phrase)
         if not hits and size == 1 and len(phrase) >= 6 and phrase not in _COMMON_WORDS:
             hits = self._truncated(phrase)
+        if not hits and size == 1 and phrase.startswith(("un", "non")):
+            other = self._other_of_two(phrase)
+            if other:  # "unbelted" occupants: seatbelt's other value, `none` (said)
+                return [ValueMatch(word, t, c, v, guessed=True) for t, c, v in other]
         if not hits and size == 1 and phrase not in _COMMON_WORDS:
             extended = self._extended(phrase)
             if extended:
