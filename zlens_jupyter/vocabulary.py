@@ -128,6 +128,14 @@ def happenings() -> frozenset[str]:
 
 
 @cache
+def high_is_bad() -> frozenset[str]:
+    """Words naming figures where more is worse ("delay", "cost", "deaths")."""
+    words = _data().get("high_is_bad") or []
+    assert isinstance(words, list)
+    return frozenset(str(w).lower() for w in words)
+
+
+@cache
 def figure_verbs() -> frozenset[str]:
     """Verbs whose object is the figure beside them ("hit the most home runs")."""
     words = _data().get("figure_verbs") or []

@@ -2983,6 +2983,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Which airline operated the most flights?",
             "SELECT carrier, COUNT(*) FROM bayflights GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
         ),
+        # "worst" of a figure more of which is worse (a delay): the highest
+        (
+            "skyways",
+            "Which of the three carriers had the worst average departure delay?",
+            "SELECT carrier, ROUND(AVG(dep_delay), 2) FROM bayflights GROUP BY 1 "
+            "ORDER BY 2 DESC LIMIT 1",
+        ),
         # "miles" after a number compares the one column measuring a length with no unit
         (
             "skyways",
@@ -3322,6 +3329,12 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
         ("paybook", "How does salary vary by rank?", "read as the average salary"),
         # a gap with no aggregate said: the averages' difference, as pay gaps are told
         ("payroll", "What is the salary gap between men and women?", "difference of the average"),
+        # which end "worst" means is a judgement: said
+        (
+            "skyways",
+            "Which carrier had the worst average departure delay?",
+            "'worst' read as the highest dep_delay",
+        ),
         # a unit no column states: the figures as stored, the unit left unchecked and said
         (
             "skyways",

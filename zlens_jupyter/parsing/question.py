@@ -27,6 +27,7 @@ from ..wordforms import (
 )
 from .calendar_reading import (
     age_of_a_year,
+    best_or_worst,
     calendar_columns,
     choose_time_column,
     date_verb,
@@ -143,6 +144,7 @@ from .rewording import (
     shares_of_the_vote,
     stored_as_none,
     the_average_one,
+    the_number_of_them,
     things_sold,
     two_word_happenings,
     varies_with,
@@ -244,6 +246,9 @@ _AGE_ENDS_AS_AGG = {True: "max", False: "min"}
 # "In which month do most storms occur?" asks which month: the preposition before "which"
 # only says how the month holds the storms
 _LEADING_PREPOSITION = re.compile(r"^\s*(?:in|during|on|at)\s+(?=(?:which|what)\b)", re.I)
+# ... when what is ranked is a count ("the most storms"); "in which month was unemployment
+# highest" is the month of the highest row, read as said
+_COUNTED_MOST = re.compile(r"\b(?:most|fewest|least)\b", re.I)
 _TREND_VERBS = frozenset({"change", "changed", "evolve", "evolved", "develop", "developed"})
 
 
@@ -257,7 +262,8 @@ def parse_question(
 ) -> ParseResult:
     """Resolve a question against the catalog. `frame` is its structural read when the caller
     already has it (routing does): the result carries it, so one read serves every route."""
-    question = _LEADING_PREPOSITION.sub("", question)
+    if _COUNTED_MOST.search(question):
+        question = _LEADING_PREPOSITION.sub("", question)
     frame = frame if frame is not None else read_frame(question)
     result = _parse(question, catalog, lexicon, semantic, values)
     spec = result.spec
@@ -316,7 +322,8 @@ def _parse(
     values: list[ValueMatch] | None,
 ) -> ParseResult:
     question = POSSESSED_AVERAGE.sub(r"\2 \1's", question)
-    tokens = preposition_said_once(how_much_more(question_tokens(question)))
+    tokens = question_tokens(question)
+    tokens = the_number_of_them(preposition_said_once(how_much_more(tokens)))
     tokens, gap_read = _gap_of_a_figure(tokens, lexicon)
     tokens, gap_asked = _difference_asked(tokens, catalog)
     tokens, correlated = correlation_asked(tokens, lexicon)
@@ -1254,7 +1261,11 @@ def _parse(
         # "who is the oldest baker": a superlative that ranks nothing must not leave a count.
         word = tokens[superlative_at] if superlative_at is not None else "that"
         return clarify(f"'{word}' by which column? Name the number to rank by.", [])
-    if (aged := age_of_a_year(tokens, superlative_at, spec)) is not None:
+    aged = age_of_a_year(tokens, superlative_at, spec)
+    if aged is None and (judged := best_or_worst(tokens, superlative_at, spec)) is not None:
+        aged = judged[0]
+        spec.notes.append(judged[1])
+    if aged is not None:
         superlative = aged
         spec.measures = [
             replace(

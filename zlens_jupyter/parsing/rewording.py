@@ -564,6 +564,22 @@ def _a_year(token: str) -> bool:
     return bool(re.fullmatch(r"(1[89]|20)\d\d", token))
 
 
+def the_number_of_them(tokens: list[str]) -> list[str]:
+    """ "which of the three party leaders …" -> "which party leaders …", "compare the three
+    tea prices" -> "compare the tea prices": a number saying how many there are, never how
+    many to keep (that is "the top three")."""
+    if tokens[:3] == ["which", "of", "the"] and _a_few(tokens[3:4]):
+        return ["which", *tokens[4:]]
+    if tokens[:2] == ["compare", "the"] and _a_few(tokens[2:3]):
+        return ["compare", "the", *tokens[3:]]
+    return tokens
+
+
+def _a_few(words: list[str]) -> bool:
+    n = to_number(words[0]) if words else None
+    return isinstance(n, int) and 1 < n <= 12
+
+
 _REPEATED_PREPOSITIONS = frozenset({"in", "on", "at", "for", "during", "from"})
 
 
