@@ -119,44 +119,41 @@ def negatives() -> dict[str, tuple[str, ...]]:
     return {str(k).lower(): tuple(str(v).lower() for v in vs) for k, vs in raw.items()}
 
 
+def _word_set(key: str) -> frozenset[str]:
+    """A list of words in the vocabulary file, lower-cased."""
+    words = _data().get(key) or []
+    assert isinstance(words, list)
+    return frozenset(str(w).lower() for w in words)
+
+
 @cache
 def happenings() -> frozenset[str]:
     """Verbs saying only that counted things took place ("matches were played")."""
-    words = _data().get("happenings") or []
-    assert isinstance(words, list)
-    return frozenset(str(w).lower() for w in words)
+    return _word_set("happenings")
 
 
 @cache
 def high_is_bad() -> frozenset[str]:
     """Words naming figures where more is worse ("delay", "cost", "deaths")."""
-    words = _data().get("high_is_bad") or []
-    assert isinstance(words, list)
-    return frozenset(str(w).lower() for w in words)
+    return _word_set("high_is_bad")
 
 
 @cache
 def figure_verbs() -> frozenset[str]:
     """Verbs whose object is the figure beside them ("hit the most home runs")."""
-    words = _data().get("figure_verbs") or []
-    assert isinstance(words, list)
-    return frozenset(str(w).lower() for w in words)
+    return _word_set("figure_verbs")
 
 
 @cache
 def awards() -> frozenset[str]:
     """Prizes whose table holds one row per win ("oscars"), in the singular."""
-    words = _data().get("awards") or []
-    assert isinstance(words, list)
-    return frozenset(str(w).lower() for w in words)
+    return _word_set("awards")
 
 
 @cache
 def people() -> frozenset[str]:
     """Nouns for persons ("passengers", "children"): their comparisons are about age."""
-    words = _data().get("people") or []
-    assert isinstance(words, list)
-    return frozenset(str(w).lower() for w in words)
+    return _word_set("people")
 
 
 @cache

@@ -8,33 +8,13 @@ import re
 
 from ..vocabulary import high_is_bad
 from ..warehouse import Catalog, TableInfo
-from ..wordforms import (
-    is_verb,
-    verb_root,
-)
-from .lexicon import (
-    Lexicon,
-    Span,
-    is_numeric,
-    is_temporal,
-)
-from .phrasing import (
-    CALENDAR_WORDS,
-)
+from ..wordforms import is_verb, verb_root
+from .lexicon import Lexicon, Span, is_numeric, is_temporal
+from .phrasing import CALENDAR_WORDS
 from .reading import ParseState, span_text
-from .rewording import (
-    has_dates,
-    rows_are_days,
-)
-from .spec import (
-    GroupBy,
-    QuestionSpec,
-    TimeRange,
-)
-from .words import (
-    identifier_words,
-    stem,
-)
+from .rewording import has_dates, rows_are_days
+from .spec import GroupBy, QuestionSpec, TimeRange
+from .words import identifier_words, stem
 
 
 def calendar_span_at(spans: list[Span], at: int) -> bool:

@@ -5,41 +5,14 @@ from __future__ import annotations
 
 import re
 
-from ..vocabulary import (
-    people,
-    quantities,
-    units,
-)
+from ..vocabulary import people, quantities, units
 from ..warehouse import Catalog, ColumnInfo, TableInfo, ValueMatch
-from ..wordforms import (
-    doer_of,
-    verb_root,
-)
-from .lexicon import (
-    Lexicon,
-    Span,
-    Target,
-    is_key,
-    is_numeric,
-    run_together,
-)
-from .phrasing import (
-    CALENDAR_WORDS,
-    ROW_WORDS,
-    Comparison,
-)
+from ..wordforms import doer_of, verb_root
+from .lexicon import Lexicon, Span, Target, is_key, is_numeric, run_together
+from .phrasing import CALENDAR_WORDS, ROW_WORDS, Comparison
 from .reading import ParseState, clarify, is_integer
-from .spec import (
-    Measure,
-    ParseResult,
-    QuestionSpec,
-)
-from .words import (
-    identifier_words,
-    split_unit,
-    stem,
-    to_number,
-)
+from .spec import Measure, ParseResult, QuestionSpec
+from .words import identifier_words, split_unit, stem, to_number
 
 NUMBER_SCALES = frozenset({"thousand", "million", "billion"})  # "1 million people"
 _SOLD = frozenset({"sold", "sell", "sells", "selling", "went", "go", "goes", "priced"})

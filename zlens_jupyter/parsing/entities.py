@@ -6,44 +6,16 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import replace
 
-from ..vocabulary import (
-    people,
-)
+from ..vocabulary import people
 from ..warehouse import Catalog, TableInfo, ValueMatch
-from ..wordforms import (
-    is_adjective,
-    is_noun,
-    is_unknown,
-    is_verb,
-    verb_root,
-)
+from ..wordforms import is_adjective, is_noun, is_unknown, is_verb, verb_root
 from .calendar_reading import FINE_TIME, rows_are_periods
 from .counts_and_rates import tally_for_rate
-from .lexicon import (
-    Lexicon,
-    Span,
-    Target,
-    is_key,
-    is_numeric,
-    is_temporal,
-)
-from .phrasing import (
-    CALENDAR_WORDS,
-    ROW_WORDS,
-)
+from .lexicon import Lexicon, Span, Target, is_key, is_numeric, is_temporal
+from .phrasing import CALENDAR_WORDS, ROW_WORDS
 from .reading import LABELS, ROW_LABELS, SHOW_WORDS, ParseState, clarify, span_text
-from .spec import (
-    Measure,
-    ParseResult,
-    QuestionSpec,
-)
-from .words import (
-    GLUE_WORDS,
-    identifier_words,
-    question_tokens,
-    stem,
-    to_number,
-)
+from .spec import Measure, ParseResult, QuestionSpec
+from .words import GLUE_WORDS, identifier_words, question_tokens, stem, to_number
 
 _MOST_WORDS = frozenset({"most", "fewest", "least", "more", "less"})
 

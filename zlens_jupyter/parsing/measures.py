@@ -3,11 +3,7 @@ distinct things, and when a figure must be asked about rather than guessed."""
 
 from __future__ import annotations
 
-from ..wordforms import (
-    adjective_base,
-    is_noun,
-    is_plural,
-)
+from ..wordforms import adjective_base, is_noun, is_plural
 from .calendar_reading import a_series_of_readings, one_row_per_period
 from .counts_and_rates import (
     PER_UNIT_WORDS,
@@ -27,29 +23,13 @@ from .entities import (
     one_name_column,
     rows_are_the_things,
 )
-from .lexicon import (
-    Span,
-    Target,
-    is_key,
-    is_numeric,
-    is_temporal,
-)
-from .phrasing import (
-    CALENDAR_WORDS,
-    ROW_WORDS,
-)
+from .lexicon import Span, Target, is_key, is_numeric, is_temporal
+from .phrasing import CALENDAR_WORDS, ROW_WORDS
 from .reading import SHOW_WORDS, ParseState, clarify, names_number, pick_column, span_text
-from .rewording import (
-    rows_are_days,
-)
+from .rewording import rows_are_days
 from .spans import one_measured
-from .spec import (
-    Measure,
-    ParseResult,
-)
-from .words import (
-    stem,
-)
+from .spec import Measure, ParseResult
+from .words import stem
 
 
 def read_measures(
@@ -167,15 +147,11 @@ def read_measures(
             and p.tokens[span.start - 1] in ("first", "earliest", "last", "latest")
         ):
             # "the first year with rubella data": the lowest `year` the rows kept have
-            kind = "max" if superlative else "min"
-            measures.append(
-                Measure(kind, year_like.table, year_like, alias=f"{kind}_{year_like.column}")
-            )
+            measures.append(_extreme(year_like, superlative))
             continue
         if agg is None and superlative is not None and not grouped and dated is not None:
             # "the earliest date in the data", "the latest order date"
-            kind = "max" if superlative else "min"
-            measures.append(Measure(kind, dated.table, dated, alias=f"{kind}_{dated.column}"))
+            measures.append(_extreme(dated, superlative))
             continue
         # "lowest salary by sex": a superlative right before a column is its min/max,
         # grouped or not ("which sex has the lowest salary" is a ranking instead).
@@ -189,8 +165,7 @@ def read_measures(
             and not is_key(numeric.column or "")
         ):
             # "the lowest salary" on a table named Salaries: the column, not a row count.
-            kind = "max" if superlative else "min"
-            measures.append(Measure(kind, numeric.table, numeric, alias=f"{kind}_{numeric.column}"))
+            measures.append(_extreme(numeric, superlative))
         elif (
             agg == "count_distinct"
             and table is not None
@@ -320,8 +295,7 @@ def read_measures(
             and is_numeric(column.type)
             and (column.column or "").lower() not in CALENDAR_WORDS
         ):
-            kind = "max" if superlative else "min"
-            measures.append(Measure(kind, column.table, column, alias=f"{kind}_{column.column}"))
+            measures.append(_extreme(column, superlative))
         elif (
             agg is None
             and superlative is not None
@@ -334,8 +308,7 @@ def read_measures(
             # "which storm had the lowest pressure" over a table of readings: the storm with
             # the lowest reading, so the extreme per group, ranked. (Over other tables "the
             # most sales" may be a total: that is asked, below.)
-            kind = "max" if superlative else "min"
-            measures.append(Measure(kind, numeric.table, numeric, alias=f"{kind}_{numeric.column}"))
+            measures.append(_extreme(numeric, superlative))
         elif (
             agg is None
             and superlative is not None
@@ -346,8 +319,7 @@ def read_measures(
         ):
             # "which animal sleeps the most": ranked by each row's own value, so the extreme
             # per name is exact (a repeated name keeps its largest).
-            kind = "max" if superlative else "min"
-            measures.append(Measure(kind, numeric.table, numeric, alias=f"{kind}_{numeric.column}"))
+            measures.append(_extreme(numeric, superlative))
         elif (
             agg is None
             and p.shared
@@ -473,8 +445,7 @@ def read_measures(
         ):
             # "which day was the hottest" over rows of Month and Day: each day is one row,
             # so its own reading is ranked (no total or average to choose between)
-            kind = "max" if superlative else "min"
-            measures.append(Measure(kind, column.table, column, alias=f"{kind}_{column.column}"))
+            measures.append(_extreme(column, superlative))
         elif (
             agg is None
             and superlative is not None
@@ -713,3 +684,9 @@ def _coordinated_end(tokens: list[str], span: Span, spans: list[Span]) -> int:
             break
         end = following.end
     return end
+
+
+def _extreme(column: Target, high: bool | None) -> Measure:
+    """The column's maximum (`high`) or minimum, named so ("max_wind")."""
+    kind = "max" if high else "min"
+    return Measure(kind, column.table, column, alias=f"{kind}_{column.column}")

@@ -13,18 +13,9 @@ import re
 from dataclasses import replace
 
 from ..semantic import SemanticModel
-from ..vocabulary import (
-    happenings,
-    people,
-    quantities,
-    units,
-    value_synonyms,
-)
+from ..vocabulary import happenings, people, quantities, units, value_synonyms
 from ..warehouse import Catalog, ValueMatch
-from ..wordforms import (
-    is_noun,
-    is_verb,
-)
+from ..wordforms import is_noun, is_verb
 from .calendar_reading import (
     age_of_a_year,
     best_or_worst,
@@ -196,14 +187,7 @@ from .spans import (
     verb_of_a_name,
     verbs_of_figures,
 )
-from .spec import (
-    Filter,
-    GroupBy,
-    Measure,
-    ParseResult,
-    QuestionFrame,
-    QuestionSpec,
-)
+from .spec import Filter, GroupBy, Measure, ParseResult, QuestionFrame, QuestionSpec
 from .statistic_names import aggregates_in_names, statistic_columns
 from .titles import titles_won, wins_as_rows
 from .value_filters import (
@@ -221,13 +205,7 @@ from .value_filters import (
     of_the_whole,
     whole_and_part_of_one_column,
 )
-from .words import (
-    GLUE_WORDS,
-    identifier_words,
-    question_tokens,
-    stem,
-    to_number,
-)
+from .words import GLUE_WORDS, identifier_words, question_tokens, stem, to_number
 from .yes_no import (
     agent_of_participle,
     both_answers,

@@ -6,14 +6,8 @@ from dataclasses import dataclass, field
 
 from ..semantic import SemanticModel
 from ..warehouse import Catalog
-from .lexicon import (
-    Span,
-    Target,
-    is_numeric,
-)
-from .spec import (
-    ParseResult,
-)
+from .lexicon import Span, Target, is_numeric
+from .spec import ParseResult
 
 
 @dataclass

@@ -7,30 +7,12 @@ from __future__ import annotations
 from collections.abc import Collection
 from functools import cache
 
-from ..vocabulary import (
-    happenings,
-    value_synonyms,
-)
+from ..vocabulary import happenings, value_synonyms
 from ..warehouse import Catalog, ValueMatch
-from ..wordforms import (
-    doer_of,
-    is_noun,
-    is_plural,
-    is_verb,
-    verb_root,
-)
-from .lexicon import (
-    Lexicon,
-    Span,
-    english_tail,
-    is_numeric,
-)
+from ..wordforms import doer_of, is_noun, is_plural, is_verb, verb_root
+from .lexicon import Lexicon, Span, english_tail, is_numeric
 from .reading import SHOW_WORDS
-from .words import (
-    GLUE_WORDS,
-    identifier_words,
-    stem,
-)
+from .words import GLUE_WORDS, identifier_words, stem
 
 
 def listed_table(

@@ -6,52 +6,15 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ..vocabulary import (
-    figure_verbs,
-    quantities,
-    quantity_words,
-    scale_ends,
-    units,
-)
+from ..vocabulary import figure_verbs, quantities, quantity_words, scale_ends, units
 from ..warehouse import Catalog
-from ..wordforms import (
-    adjective_base,
-    is_adjective,
-    is_noun,
-    is_verb,
-    value_forms,
-    verb_root,
-)
+from ..wordforms import adjective_base, is_adjective, is_noun, is_verb, value_forms, verb_root
 from .calendar_reading import calendar_span_at
-from .lexicon import (
-    Lexicon,
-    Span,
-    Target,
-    is_key,
-    is_numeric,
-)
-from .phrasing import (
-    CALENDAR_WORDS,
-    GRAINS,
-    SUPERLATIVES,
-    Comparison,
-    superlative_direction,
-)
+from .lexicon import Lexicon, Span, Target, is_key, is_numeric
+from .phrasing import CALENDAR_WORDS, GRAINS, SUPERLATIVES, Comparison, superlative_direction
 from .reading import HAVING, is_integer, names_number, span_text
-from .spec import (
-    Filter,
-    Measure,
-    QuestionSpec,
-)
-from .words import (
-    GLUE_WORDS,
-    identifier_words,
-    question_tokens,
-    split_unit,
-    stem,
-    stems,
-    to_number,
-)
+from .spec import Filter, Measure, QuestionSpec
+from .words import GLUE_WORDS, identifier_words, question_tokens, split_unit, stem, stems, to_number
 
 # Superlatives that rank without naming what by ("the highest"), unlike "the longest".
 _RANK_ONLY = frozenset(w for w in SUPERLATIVES if w not in ("longest", "shortest", "busiest"))

@@ -9,36 +9,14 @@ from collections.abc import Collection
 from itertools import pairwise
 
 from ..warehouse import Catalog, ColumnInfo, ValueMatch
-from ..wordforms import (
-    doer_of,
-    is_english,
-    is_noun,
-)
+from ..wordforms import doer_of, is_english, is_noun
 from .counts_and_rates import tally_of
 from .entities import names_rows
-from .lexicon import (
-    Lexicon,
-    Span,
-    Target,
-    is_key,
-    is_numeric,
-)
+from .lexicon import Lexicon, Span, Target, is_key, is_numeric
 from .reading import HAVING, ParseState, clarify
 from .scope import inside_a_table_name, starts_a_name, table_name_words
-from .spec import (
-    LIST_SEPARATORS,
-    ColumnRef,
-    Filter,
-    ParseResult,
-    QuestionSpec,
-)
-from .words import (
-    GLUE_WORDS,
-    identifier_words,
-    question_tokens,
-    stem,
-    to_number,
-)
+from .spec import LIST_SEPARATORS, ColumnRef, Filter, ParseResult, QuestionSpec
+from .words import GLUE_WORDS, identifier_words, question_tokens, stem, to_number
 
 _FROM_WORDS = {"from", "departing", "leaving", "out", "origin"}
 _TO_WORDS = {"to", "arriving", "into", "bound", "destination", "toward", "towards"}

@@ -6,38 +6,15 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
-from ..vocabulary import (
-    opposites,
-)
+from ..vocabulary import opposites
 from ..warehouse import Catalog, ColumnInfo
-from ..wordforms import (
-    doer_of,
-    is_english,
-    is_plural,
-    verb_root,
-)
-from .lexicon import (
-    Lexicon,
-    Span,
-    Target,
-    is_key,
-    is_numeric,
-)
-from .phrasing import (
-    CALENDAR_WORDS,
-)
+from ..wordforms import doer_of, is_english, is_plural, verb_root
+from .lexicon import Lexicon, Span, Target, is_key, is_numeric
+from .phrasing import CALENDAR_WORDS
 from .reading import ParseState
-from .rewording import (
-    HAVE_VERBS,
-)
-from .spec import (
-    Filter,
-)
-from .words import (
-    identifier_words,
-    stem,
-    to_number,
-)
+from .rewording import HAVE_VERBS
+from .spec import Filter
+from .words import identifier_words, stem, to_number
 
 
 def _doer(word: str, column: str) -> bool:
