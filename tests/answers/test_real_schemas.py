@@ -1010,6 +1010,7 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               HR BIGINT, RBI BIGINT, stolen_bases BIGINT);
             INSERT INTO mlb_players_18 SELECT 'Player ' || i, ['NYY', 'BOS', 'LAD'][1 + i % 3],
               100 + i * 11, 20 + i * 3, i, (i * 5) % 97, (i * 7) % 31 FROM range(45) t(i);
+            INSERT INTO mlb_players_18 VALUES (' Trout, M', 'LAA', 471, 147, 39, 79, 24);
         """,
         # occupants of crashed vehicles, each vehicle's model year a DOUBLE
         "wrecks": """
@@ -3096,6 +3097,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Compare the death rate of belted and unbelted occupants",
             "SELECT seatbelt, ROUND(100.0 * COUNT(*) FILTER (dead = 'dead') / COUNT(*), 2) "
             "FROM crashes GROUP BY 1",
+        ),
+        # "Mike Trout" said first name first, stored as `Surname, Initial` (said)
+        (
+            "batting",
+            "How many home runs did Mike Trout hit?",
+            "SELECT HR FROM mlb_players_18 WHERE name = ' Trout, M'",
         ),
         # the oldest of a year is its earliest
         ("wrecks", "What is the oldest vehicle model year?", "SELECT MIN(yearVeh) FROM crashes"),

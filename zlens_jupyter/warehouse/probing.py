@@ -423,6 +423,14 @@ class ValueIndex:
             hits = self._country_code(phrase)
         if not hits and size == 1 and len(phrase) >= 6 and phrase not in _COMMON_WORDS:
             hits = self._truncated(phrase)
+        if not hits and size == 2 and all(w[:1].isupper() for w in word.split()):
+            given, family = phrase.split()
+            # "Damien Hirst" stored as `Hirst, Damien`; "Mike Trout" as `Trout, M` (the
+            # initial a guess, said)
+            hits = self._by_phrase.get(f"{family} {given}", [])
+            initial = [] if hits else self._by_phrase.get(f"{family} {given[0]}", [])
+            if initial:
+                return [ValueMatch(word, t, c, v, guessed=True) for t, c, v in initial]
         if not hits and size == 1 and phrase.startswith(("un", "non")):
             other = self._other_of_two(phrase)
             if other:  # "unbelted" occupants: seatbelt's other value, `none` (said)
