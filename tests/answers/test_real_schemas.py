@@ -3569,3 +3569,11 @@ def test_harbour_fixture_names_are_unique() -> None:
     names = Counter(k.value for k in tables.keys if isinstance(k, ast.Constant))
     assert len(names) > 100
     assert [name for name, n in names.items() if n > 1] == []
+
+
+def test_a_capitalised_pair_that_is_no_name_is_asked_about(harbour) -> None:
+    # "S&P 500" reads as three words ("s and p"): never a first and a family name, and never
+    # an executor error labelled blocked
+    session, _ = harbour["batting"]
+    run = session.ask("What was the S&P 500 close in 2015?")
+    assert run.clarification, (run.trust_state, run.trust_reason)

@@ -423,8 +423,9 @@ class ValueIndex:
             hits = self._country_code(phrase)
         if not hits and size == 1 and len(phrase) >= 6 and phrase not in _COMMON_WORDS:
             hits = self._truncated(phrase)
-        if not hits and size == 2 and all(w[:1].isupper() for w in word.split()):
-            given, family = phrase.split()
+        names = phrase.split()
+        if not hits and len(names) == 2 and all(w[:1].isupper() for w in word.split()):
+            given, family = names
             # "Damien Hirst" stored as `Hirst, Damien`; "Mike Trout" as `Trout, M` (the
             # initial a guess, said)
             hits = self._by_phrase.get(f"{family} {given}", [])
