@@ -392,6 +392,29 @@ DATASETS: tuple[Any, ...] = (
         (Table("nassCDS", "DAAG", "nassCDS"),),
         "26,217 front-seat occupants of towed-vehicle US crashes, 1997-2002: airbag, belt, dead",
     ),
+    Dataset(
+        "pbc",
+        (
+            Table("pbc", "survival", "pbc"),
+            Table("pbcseq", "survival", "pbcseq"),
+        ),
+        "Mayo Clinic PBC liver trial 1974-1984: 418 patients, 1,945 lab visits (key: id)",
+    ),
+    Dataset(
+        "cholera",
+        (Table("CholeraDeaths1849", "HistData", "CholeraDeaths1849", dates=("date",)),),
+        "daily deaths from cholera and diarrhoea in England, 1849 (William Farr's figures)",
+    ),
+    Dataset(
+        "orangejuice",
+        (Table("OJ", "ISLR", "OJ"),),
+        "1,070 orange juice purchases, Citrus Hill (CH) or Minute Maid (MM): prices, discounts",
+    ),
+    Dataset(
+        "marathon",
+        (Table("Marathon", "Stat2Data", "Marathon"),),
+        "a marathoner's 1,127 training runs, 2002-2006: date as text, miles, time, pace, shoe",
+    ),
 )
 
 
