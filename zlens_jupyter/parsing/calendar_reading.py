@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from ..vocabulary import high_is_bad
 from ..warehouse import Catalog, TableInfo
 from ..wordforms import is_verb, verb_root
 from .lexicon import Lexicon, Span, is_numeric, is_temporal
@@ -311,26 +310,6 @@ def age_of_a_year(tokens: list[str], at: int | None, spec: QuestionSpec) -> bool
     if not ranked or not all(_holds_years(t.type, t.column or "") for t in ranked):
         return None
     return _AGE_ENDS[tokens[at]]
-
-
-def best_or_worst(tokens: list[str], at: int | None, spec: QuestionSpec) -> tuple[bool, str] | None:
-    """ "the worst average departure delay": the highest, where the figure ranked is one
-    more of which is worse (`dep_delay`; vocabulary `high_is_bad`), else the lowest. The
-    reading is a judgement the data cannot confirm, so it is said: (direction, note). None
-    where the superlative is neither word, or ranks no column."""
-    if at is None or tokens[at] not in ("best", "worst"):
-        return None
-    ranked = [m.target for m in spec.measures if m.target is not None and m.target.column]
-    if not ranked:
-        return None
-    bad = any(
-        w in high_is_bad() for t in ranked for w in (*identifier_words(t.column or ""), t.column)
-    )
-    high = (tokens[at] == "worst") == bad
-    if tokens[at] == "best" and not bad:
-        return None  # the best of a figure more of which is better: as said, no note
-    names = ", ".join(dict.fromkeys(t.column or "" for t in ranked))
-    return high, f"'{tokens[at]}' read as the {'highest' if high else 'lowest'} {names}"
 
 
 def _holds_years(column_type: str, name: str) -> bool:

@@ -18,7 +18,6 @@ from ..warehouse import Catalog, ValueMatch
 from ..wordforms import is_noun, is_verb
 from .calendar_reading import (
     age_of_a_year,
-    best_or_worst,
     calendar_columns,
     choose_time_column,
     date_verb,
@@ -105,6 +104,7 @@ from .reading import (
     span_text,
 )
 from .rewording import (
+    FIGURE_WORDS,
     ages_said,
     change_between,
     combined_as_total,
@@ -165,6 +165,7 @@ from .spans import (
     absorb_head_nouns,
     adjective_spans,
     average_of_a_range,
+    best_or_worst,
     column_span,
     columns_of,
     compared_span,
@@ -302,7 +303,7 @@ def _parse(
     question = POSSESSED_AVERAGE.sub(r"\2 \1's", question)
     tokens = question_tokens(question)
     tokens = the_number_of_them(preposition_said_once(how_much_more(tokens)))
-    tokens, gap_read = _gap_of_a_figure(tokens, lexicon)
+    tokens, gap_read = _gap_of_a_figure(tokens, lexicon, catalog)
     tokens, gap_asked = _difference_asked(tokens, catalog)
     tokens, correlated = correlation_asked(tokens, lexicon)
     converted = unit_to_convert(tokens, catalog)
@@ -1367,11 +1368,6 @@ def _parse(
 
 _DIFFERENCE_WORDS = frozenset({"difference", "gap"})
 _ARTICLES = frozenset({"the", "a", "an"})
-# Words that already say which figure a gap is of ("the gap in average salary")
-_FIGURE_WORDS = frozenset(
-    {"average", "mean", "median", "total", "sum", "number", "count", "maximum", "minimum"}
-    | {"many", "much", "share", "percentage", "proportion", "rate"}
-)
 
 
 def _proper_names(question: str, words: list[str]) -> bool:
@@ -1388,14 +1384,7 @@ def _difference_asked(tokens: list[str], catalog: Catalog) -> tuple[list[str], b
     remembered, to be taken between the two values said. Not where a column is named by the
     word (`goal_difference`, `pay_gap`): there it is that column's name."""
     at = next((i for i, t in enumerate(tokens) if t in _DIFFERENCE_WORDS), None)
-    named = {
-        w
-        for info in catalog.tables.values()
-        for c in info.columns
-        for w in identifier_words(c.name)
-        if w in _DIFFERENCE_WORDS or w in ("diff", "differential")
-    }
-    if at is None or named:
+    if at is None or _names_a_difference(catalog):
         return tokens, False
     end = at + 1 + (tokens[at + 1 : at + 2] in (["in"], ["between"], ["of"]))
     if tokens[at + 1 : at + 2] == ["between"] and at > 0 and tokens[at - 1] not in _ARTICLES:
@@ -1405,10 +1394,23 @@ def _difference_asked(tokens: list[str], catalog: Catalog) -> tuple[list[str], b
     return [*tokens[:at], *tokens[end:]], True
 
 
-def _gap_of_a_figure(tokens: list[str], lexicon: Lexicon) -> tuple[list[str], str]:
+def _names_a_difference(catalog: Catalog) -> bool:
+    """Whether a column is named by a difference word (`goal_difference`, `pay_gap`)."""
+    return any(
+        w in _DIFFERENCE_WORDS or w in ("diff", "differential")
+        for info in catalog.tables.values()
+        for c in info.columns
+        for w in identifier_words(c.name)
+    )
+
+
+def _gap_of_a_figure(
+    tokens: list[str], lexicon: Lexicon, catalog: Catalog
+) -> tuple[list[str], str]:
     """ "the salary gap between men and women", no aggregate said: a gap between two groups'
-    figures is their averages' difference, as pay gaps are told; said, so it is reviewed."""
-    if set(tokens) & _FIGURE_WORDS:
+    figures is their averages' difference, as pay gaps are told; said, so it is reviewed.
+    Not where a column is named by the word (`goal_difference`)."""
+    if set(tokens) & FIGURE_WORDS or _names_a_difference(catalog):
         return tokens, ""
     at = next((i for i, t in enumerate(tokens) if t in _DIFFERENCE_WORDS), None)
     if at is None:

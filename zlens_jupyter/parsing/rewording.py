@@ -495,7 +495,7 @@ def varies_with(tokens: list[str]) -> tuple[list[str], str]:
             if tokens[i + 1] == "between" and not any(w.isalpha() for w in rest[:1]):
                 return tokens, ""  # "change between 1970 and 2010": two times, no grouping
             figure = tokens[2:i]
-            if set(figure) & _FIGURE_WORDS:
+            if set(figure) & FIGURE_WORDS:
                 return [*figure, "by", *rest], ""
             # "how does salary vary by rank": how it varies is told by its mean, said
             said = f"'{' '.join(figure)} {tokens[i]}' read as the average {' '.join(figure)}"
@@ -503,7 +503,8 @@ def varies_with(tokens: list[str]) -> tuple[list[str], str]:
     return tokens, ""
 
 
-_FIGURE_WORDS = frozenset(
+# Words that say which figure is meant ("the average salary", "the gap in average salary")
+FIGURE_WORDS = frozenset(
     {"average", "mean", "median", "total", "sum", "number", "count", "maximum", "minimum"}
     | {"share", "percentage", "proportion", "rate", "many", "much"}
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ..vocabulary import figure_verbs, quantities, quantity_words, scale_ends, units
+from ..vocabulary import figure_verbs, high_is_bad, quantities, quantity_words, scale_ends, units
 from ..warehouse import Catalog
 from ..wordforms import adjective_base, is_adjective, is_noun, is_verb, value_forms, verb_root
 from .calendar_reading import calendar_span_at
@@ -717,3 +717,32 @@ def verbs_of_figures(tokens: list[str], spans: list[Span], taken: set[int]) -> s
         elif _DID & set(tokens[:i]) and any(s.end <= i for s in figures):
             found.add(i)  # "how many home runs did the Yankees hit"
     return found
+
+
+def best_or_worst(tokens: list[str], at: int | None, spec: QuestionSpec) -> tuple[bool, str] | None:
+    """ "the worst average departure delay": the highest, where the figure ranked is one
+    more of which is worse (`dep_delay`; vocabulary `high_is_bad`), else the lowest. The
+    reading is a judgement the data cannot confirm, so it is said: (direction, note). None
+    where the superlative is neither word, or ranks no column."""
+    if at is None or tokens[at] not in ("best", "worst"):
+        return None
+    ranked = [m.target for m in spec.measures if m.target is not None and m.target.column]
+    if not ranked:
+        return None
+    bad = any(
+        _more_is_worse(w) for t in ranked for w in (*identifier_words(t.column or ""), t.column)
+    )
+    high = (tokens[at] == "worst") == bad
+    if tokens[at] == "best" and not bad:
+        return None  # the best of a figure more of which is better: as said, no note
+    names = ", ".join(dict.fromkeys(t.column or "" for t in ranked))
+    return high, f"'{tokens[at]}' read as the {'highest' if high else 'lowest'} {names}"
+
+
+def _more_is_worse(word: str | None) -> bool:
+    """A column word naming a figure more of which is worse: a vocabulary word, or one cut
+    short as names are (`unemploy` of unemployment, five letters at least)."""
+    if not word:
+        return False
+    words = high_is_bad()
+    return word in words or (len(word) >= 5 and any(w.startswith(word) for w in words))

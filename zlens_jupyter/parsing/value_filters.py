@@ -151,10 +151,7 @@ def named_values(
         for target in span.targets:
             info = catalog.table(target.table) if target.kind == "column" else None
             column = info.column(target.column or "") if info is not None else None
-            value = next(
-                (v for v in (column.distinct_values if column else ()) if v.lower() == tokens[at]),
-                None,
-            )
+            value = _stored(column, tokens[at]) if column is not None else None
             if column is not None and value is not None:
                 found.append(ValueMatch(tokens[at], target.table, column.name, value))
                 taken.add(at)
