@@ -1020,6 +1020,29 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               (1999, 1995, 'none', 'dead', 45), (2000, 1972, 'belted', 'alive', 60),
               (2001, 1999, 'none', 'alive', 22), (2001, 1990, 'belted', 'dead', 71);
         """,
+        # a table named by what its figure counts (each row a day's cases in one ward), an
+        # illness misspelt in the data
+        "fevers": """
+            CREATE TABLE TyphoidCases1900 (day DATE, ward VARCHAR, illness VARCHAR,
+              cases BIGINT);
+            INSERT INTO TyphoidCases1900 VALUES
+              ('1900-05-01', 'East', 'Typhoid', 4), ('1900-05-01', 'West', 'Typhoid', 6),
+              ('1900-05-01', 'East', 'Dysentry', 2), ('1900-05-02', 'East', 'Typhoid', 1),
+              ('1900-05-02', 'West', 'Dysentry', 7), ('1900-06-01', 'West', 'Typhoid', 9),
+              ('1900-06-03', 'East', 'Typhoid', 3), ('1900-06-03', 'West', 'Dysentry', 5);
+        """,
+        # two brands' prices side by side, told apart by code suffixes (one reads as a unit)
+        "sodas": """
+            CREATE TABLE purchases (Bought VARCHAR, PriceKG DOUBLE, PriceFP DOUBLE, Shop BIGINT);
+            INSERT INTO purchases VALUES ('KG', 1.99, 1.75, 1), ('FP', 1.99, 1.69, 1),
+              ('FP', 2.09, 1.69, 2), ('KG', 2.09, 1.79, 2), ('FP', 1.89, 1.59, 3);
+        """,
+        # a training log where the shoe is missing on some runs and a placeholder on one
+        "trainers": """
+            CREATE TABLE runs (Miles DOUBLE, Shoe VARCHAR);
+            INSERT INTO runs VALUES (5.0, 'Asics'), (7.5, 'Asics'), (10.0, 'Brooks'),
+              (3.0, NULL), (4.0, NULL), (6.0, '*');
+        """,
         # a table named by the plural of its one figure
         "payroll": """
             CREATE TABLE Salaries (rank VARCHAR, discipline VARCHAR, "yrs.service" BIGINT,
@@ -3106,6 +3129,37 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         ),
         # the oldest of a year is its earliest
         ("wrecks", "What is the oldest vehicle model year?", "SELECT MIN(yearVeh) FROM crashes"),
+        # "typhoid cases" are the `cases` of typhoid rows, never a count of the table's rows
+        (
+            "fevers",
+            "How many typhoid cases were there?",
+            "SELECT SUM(cases) FROM TyphoidCases1900 WHERE illness = 'Typhoid'",
+        ),
+        (
+            "fevers",
+            "Which month had the most typhoid cases?",
+            "SELECT strftime(day, '%Y-%m-01'), SUM(cases) FROM TyphoidCases1900 "
+            "WHERE illness = 'Typhoid' GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+        # the average per day: each day's total (both wards), averaged over the days, one figure
+        (
+            "fevers",
+            "What was the average number of typhoid cases per day?",
+            "SELECT ROUND(AVG(n), 2) FROM (SELECT day, SUM(cases) AS n FROM TyphoidCases1900 "
+            "WHERE illness = 'Typhoid' GROUP BY day)",
+        ),
+        # "dysentery" meets the stored misspelling `Dysentry` (said)
+        (
+            "fevers",
+            "What was the total number of cases of dysentery?",
+            "SELECT SUM(cases) FROM TyphoidCases1900 WHERE illness = 'Dysentry'",
+        ),
+        # a brand said by name, stored as its initials
+        (
+            "sodas",
+            "What percentage of purchases were Fizz Pop?",
+            "SELECT ROUND(100.0 * COUNT(*) FILTER (Bought = 'FP') / COUNT(*), 2) FROM purchases",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:
@@ -3353,6 +3407,15 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "What was the average net time for men and for women, in minutes?",
             "the data does not say which unit",
         ),
+        ("fevers", "How many cases of dysentery were there?", "'dysentery' read as illness"),
+        # groups that are no shoe (NULL, '*') shown as they are, said
+        ("trainers", "What is the average miles for each shoe?", "rows with no Shoe recorded"),
+        ("sodas", "How many purchases were Kola Gold?", "'Kola Gold' read as Bought = KG"),
+        (
+            "fevers",
+            "What was the average number of cases per day in June?",
+            "averaged over the days the data holds",
+        ),
     ],
 )
 def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
@@ -3449,6 +3512,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("paybook", "Who earns the most?"),
         # a year asked of a table whose year column is kept in a way not read here
         ("register", "How many patients died in 1990?"),
+        # `PriceKG` beside `PriceFP`: two brands' prices (KG is no unit here), asked which
+        ("sodas", "What is the average price?"),
     ],
 )
 def test_shapes_that_stay_open_are_asked(harbour, db: str, question: str) -> None:

@@ -223,20 +223,25 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
     lex = Lexicon()
     for table in catalog.tables.values():
         t_words = identifier_words(table.name)
-        figure = any(
-            identifier_words(c.name) == t_words and is_numeric(c.type) for c in table.columns
-        )
+        plain = tuple(w.rstrip("0123456789") for w in t_words)
+        counted = {identifier_words(c.name) for c in table.columns if is_numeric(c.type)}
+        figure = bool({t_words, plain} & counted)
         # `population` of the table `population`: the word is the figure, never a count of
         # its rows (the table is reached through its columns)
-        lex.add(t_words, Target("table", table.name), synonym=figure)
-        plain = tuple(w.rstrip("0123456789") for w in t_words)
-        if plain != t_words and all(plain):
+        ends_in_figure = len(plain) > 1 and plain[-1:] in counted
+        # `CholeraDeaths1849` with a `deaths` column: "cholera deaths" are that column's sum
+        # where cause is cholera, never a count of the rows (each row is a day's deaths). The
+        # name is left out; the table is reached through its columns and values.
+        if not ends_in_figure:
+            lex.add(t_words, Target("table", table.name), synonym=figure)
+        if plain != t_words and all(plain) and not ends_in_figure:
             lex.add(plain, Target("table", table.name))  # "cars" for Cars93
         if len(t_words) > 1:
             # "the Titanic" for TitanicSurvival, "polls" for brexit_polls: weak names, any
             # exact one wins
             lex.add(plain[:1], Target("table", table.name), synonym=True)
-            if plain[-1] and stem(plain[-1]) != plain[-1]:  # a plural noun names the rows
+            if plain[-1] and stem(plain[-1]) != plain[-1] and not ends_in_figure:
+                # a plural noun names the rows
                 lex.add(plain[-1:], Target("table", table.name), synonym=True)
                 lex.row_nouns.setdefault(stem(plain[-1]), table.name)
             # "uses of force" for mn_police_use_of_force: the name's last words without the
@@ -269,8 +274,15 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
         singular = tuple(stem(w) for w in t_words)
         if len(singular) == 1 and len(singular[0]) >= 5:
             lex.table_endings.setdefault(singular[0], []).append(Target("table", table.name))
+        paired = _paired_suffixes(table)
         for col in table.columns:
             base, unit = split_unit(col.name)
+            if col.name in paired:
+                base, unit = identifier_words(col.name), None
+                # "the price" is either of the pair: asked which
+                lex.add(
+                    base[:-1], Target("column", table.name, col.name, type=col.type), synonym=True
+                )
             target = Target("column", table.name, col.name, type=col.type, unit=unit or "")
             words = identifier_words(col.name)
             lex.add(words, target)
@@ -383,6 +395,31 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 if phrase:
                     lex.add(question_tokens(phrase), target)
     return lex
+
+
+def _paired_suffixes(table: TableInfo) -> set[str]:
+    """Columns told apart by a short code at the end of their names: `PriceMM` beside
+    `PriceCH` (Minute Maid and Citrus Hill, not millimetres). Two columns or more with the
+    same words and a last word of three letters or fewer, one of them neither a unit nor
+    English, say the last word is a code, never a unit (`sleep_rem` beside `sleep_total` is
+    no pair)."""
+    by_head: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+    for col in table.columns:
+        words = identifier_words(col.name)
+        if len(words) > 1:
+            by_head.setdefault(words[:-1], []).append((col.name, words[-1]))
+    return {
+        name
+        for siblings in by_head.values()
+        if sum(_code_like(w) for _, w in siblings) > 1
+        and any(split_unit(n)[1] is None and _code_like(w) for n, w in siblings)
+        for name, word in siblings
+        if _code_like(word) or split_unit(name)[1] is not None
+    }
+
+
+def _code_like(word: str) -> bool:
+    return len(word) <= 3 and word.isalpha() and not is_english(word)
 
 
 def _things_the_rows_are(table: TableInfo) -> set[str]:

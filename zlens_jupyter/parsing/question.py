@@ -244,7 +244,9 @@ def parse_question(
     if _COUNTED_MOST.search(question):
         question = _LEADING_PREPOSITION.sub("", question)
     frame = frame if frame is not None else read_frame(question)
-    result = _parse(question, catalog, lexicon, semantic, values)
+    result = _averaged_per_period(question, catalog, lexicon, semantic, values)
+    if result is None:
+        result = _parse(question, catalog, lexicon, semantic, values)
     spec = result.spec
     valued = {
         stem(w)
@@ -282,6 +284,17 @@ def parse_question(
             f"'{ranked_elsewhere[0]}' ranks by {ranked_elsewhere[1]}, which this answer did not "
             f"use: ask for the {ranked_elsewhere[1]} and the other figure by name, e.g. 'the "
             "row with the highest …'.",
+            [],
+        )
+    spec = result.spec
+    grouped_by_itself = _grouped_by_its_own_figure(spec) if spec is not None else None
+    if grouped_by_itself is not None:
+        # "how many cholera deaths for every death from diarrhoea" grouped by `deaths` and
+        # adding up `deaths`: each group's total only repeats its own key; asked, never shown
+        result = clarify(
+            f"I read this as {grouped_by_itself} added up for each value of {grouped_by_itself} "
+            "itself, which answers nothing: say which column to group by, or ask for the two "
+            "figures by name.",
             [],
         )
     spec = result.spec
@@ -1368,6 +1381,69 @@ def _parse(
 
 _DIFFERENCE_WORDS = frozenset({"difference", "gap"})
 _ARTICLES = frozenset({"the", "a", "an"})
+
+
+def _grouped_by_its_own_figure(spec: QuestionSpec) -> str | None:
+    """The column a measure adds up, averages or ranks while the answer is also grouped by
+    it (`SUM(deaths) … GROUP BY deaths`), else None. Counting rows for each value is a
+    distribution and fine; an aggregate of the key itself is not an answer."""
+    grouped = {(g.table, g.column) for g in spec.group_by}
+    for m in spec.measures:
+        t = m.target
+        if (
+            m.agg != "count"
+            and t is not None
+            and t.kind == "column"
+            and (t.table, t.column) in grouped
+        ):
+            return t.column
+    return None
+
+
+_AVERAGE_PER_PERIOD = re.compile(
+    r"\b(?:average|mean)\s+(number\s+of\s+.+?)\s+(?:per|a)\s+(day|week|month|year)\b",
+    re.IGNORECASE,
+)
+
+
+def _averaged_per_period(
+    question: str,
+    catalog: Catalog,
+    lexicon: Lexicon,
+    semantic: SemanticModel | None,
+    values: list[ValueMatch] | None,
+) -> ParseResult | None:
+    """ "the average number of cholera deaths per day": the number for each day, averaged
+    over the days, one figure (never a series of each day's averages). Read as the question
+    without "average" and "per day", counted or added up for each day of the data, then
+    averaged; said, as days without any row are not in the average. None where the rest
+    is not one count or total over the rows (the question is read as it stands)."""
+    found = _AVERAGE_PER_PERIOD.search(question)
+    if found is None:
+        return None
+    grain = found.group(2).lower()
+    plain = question[: found.start()] + found.group(1) + question[found.end() :]
+    result = _parse(plain, catalog, lexicon, semantic, values)
+    spec = result.spec
+    if (
+        spec is None
+        or spec.group_by
+        or spec.time_grain
+        or spec.limit is not None
+        or spec.listing
+        or spec.share_of
+        or spec.share_of_groups
+        or spec.difference_of
+        or len(spec.measures) != 1
+        or spec.measures[0].agg not in ("count", "sum")
+        or spec.measures[0].per is not None
+    ):
+        return None
+    measure = spec.measures[0]
+    measure.alias = f"average_{measure.alias.removeprefix('sum_')}_per_{grain}"
+    spec.average_over = grain
+    spec.notes.append(f"averaged over the {grain}s the data holds ({grain}s with no rows left out)")
+    return result
 
 
 def _proper_names(question: str, words: list[str]) -> bool:

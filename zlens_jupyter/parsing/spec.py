@@ -101,6 +101,9 @@ class QuestionSpec:
     # "the difference between the average salary of men and women": the measure over the
     # first filter's rows minus the same over the second's, one number
     difference_of: list[Filter] = field(default_factory=list)
+    # "the average number of deaths per day": the measure taken for each day (month, …),
+    # then averaged over the days the data holds; None: taken once over the rows.
+    average_over: str | None = None
 
     @property
     def shape(self) -> str:

@@ -97,6 +97,12 @@ class GeneratedAnswer:
             # month in turn is one reading; the month of the year is another. Said, reviewed.
             answer = f"{answer} Note: {apart}."
             intent["notes"] = [*intent.get("notes", []), apart]
+        blank = groups_without_a_value(drafted.spec, result) if answer and result else ""
+        if blank:
+            # "the average pace in each brand of shoe" where 93 runs have no brand and a few
+            # the placeholder '*': groups that are no brand, shown as they are, said, reviewed
+            answer = f"{answer} Note: {blank}."
+            intent["notes"] = [*intent.get("notes", []), blank]
         if answer and result and nothing_found(result):
             for note in self.out_of_range(intent, ctx):
                 # "cost more than $30,000" where Price is in thousands: an empty answer that
@@ -388,6 +394,30 @@ def clarification(
         clarification=question,
         parsed_intent={"unresolved": unresolved, "candidates": candidates},
         artifacts=[Artifact(kind="clarification", title="Clarifying question", content=content)],
+    )
+
+
+def groups_without_a_value(spec: QuestionSpec | None, result: dict[str, Any] | None) -> str:
+    """A note naming the groups of a breakdown whose key is no value: NULL, or a placeholder
+    with no letter or digit ('*', '-', '?'); "" when every group is a value."""
+    if spec is None or result is None or spec.listing or len(spec.group_by) != 1:
+        return ""
+    group = spec.group_by[0]
+    columns = [str(c) for c in result.get("columns") or []]
+    if group.is_time or group.alias not in columns:
+        return ""
+    at = columns.index(group.alias)
+    blank = {
+        "none" if key is None else repr(key)
+        for key in (row[at] for row in result.get("rows") or [])
+        if key is None or (isinstance(key, str) and not any(ch.isalnum() for ch in key))
+    }
+    if not blank:
+        return ""
+    kind = "a group" if len(blank) == 1 else "groups"
+    return (
+        f"rows with no {group.column} recorded ({', '.join(sorted(blank))}) are shown as "
+        f"{kind} of their own"
     )
 
 

@@ -53,6 +53,16 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
             dims.append(exp.alias_(expr, alias))
             group_exprs.append(expr)
         tables.append(time[0])
+    periods: list[exp.Expr] = []
+    if spec.average_over:
+        if time is None:
+            raise Unbuildable(f"I found no date column on {fact} to count per {spec.average_over}.")
+        no_year = "year" not in _parts_of(time[0], catalog)
+        if time[1] is None and spec.average_over in ("month", "day", "week") and no_year:
+            # months of no particular year would add up every year's Junes
+            raise Unbuildable(f"{time[0]} has no year column to count per {spec.average_over}.")
+        periods = [expr for _, expr in _grain_exprs(spec.average_over, time, catalog)]
+        tables.append(time[0])
     for f in spec.filters:
         where.append(_filter_expr(f))
         tables.append(f.table)
@@ -88,8 +98,15 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
         query = query.join(exp.to_table(join_table), on=condition)
     if where:
         query = query.where(exp.and_(*where))
-    if group_exprs:
-        query = query.group_by(*group_exprs)
+    if group_exprs or periods:
+        query = query.group_by(*group_exprs, *periods)
+    if periods:  # each period's figure, then their average
+        query = exp.select(
+            *[
+                exp.alias_(exp.func("round", exp.func("avg", exp.column(m.alias)), 2), m.alias)
+                for m in spec.measures
+            ]
+        ).from_(query.subquery("per_period"))
     order = _row_order(spec, catalog) if spec.listing else _order(spec, dims)
     if order is not None:
         query = query.order_by(*order)

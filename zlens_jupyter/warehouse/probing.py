@@ -381,6 +381,42 @@ class ValueIndex:
         ]
         return hits if len(hits) == 1 else []
 
+    def _spelt_otherwise(self, word: str) -> list[tuple[str, str, str]]:
+        """A one-word value of a column of few values spelt one letter apart (a letter
+        changed, added, dropped or two swapped): British and American spellings, a typo in the
+        data or the question. Words of six letters or more, their first letter kept, one
+        value only (else no guess)."""
+        from rapidfuzz.distance import OSA  # only on a miss: start-up does not pay for it
+
+        hits = [
+            hit
+            for phrase, found in self._codes.items()
+            if " " not in phrase
+            and phrase[:1] == word[:1]
+            and abs(len(phrase) - len(word)) <= 1
+            and phrase != word
+            and OSA.distance(phrase, word, score_cutoff=1) <= 1
+            for hit in found
+        ]
+        return hits if len(hits) == 1 else []
+
+    def _initials(self, names: list[str]) -> list[tuple[str, str, str]]:
+        """ "Minute Maid" for `MM`, "Citrus Hill" for `CH`: a capitalised name whose
+        initials are a value of a column of short codes (every value three letters at most).
+        One column only (else no guess)."""
+        initials = "".join(n[0] for n in names)
+        hits = [
+            hit
+            for hit in self._codes.get(initials, [])
+            if all(
+                len(v) <= 3
+                for found in self._codes.values()
+                for t, c, v in found
+                if (t, c) == hit[:2]
+            )
+        ]
+        return hits if len({(t, c) for t, c, _ in hits}) == 1 else []
+
     def _other_of_two(self, word: str) -> list[tuple[str, str, str]]:
         """ "unbelted" -> seatbelt's `none`, where `belted` is one of its two values: the
         word without "un"/"non" names one value of a two-valued column, and means the other."""
@@ -432,6 +468,14 @@ class ValueIndex:
             initial = [] if hits else self._by_phrase.get(f"{family} {given[0]}", [])
             if initial:
                 return [ValueMatch(word, t, c, v, guessed=True) for t, c, v in initial]
+        if not hits and 1 < len(names) <= 3 and all(w[:1].isupper() for w in word.split()):
+            initials = self._initials(names)
+            if initials:  # "Minute Maid" stored as the code `MM` (said)
+                return [ValueMatch(word, t, c, v, guessed=True) for t, c, v in initials]
+        if not hits and size == 1 and len(phrase) >= 6 and phrase not in _COMMON_WORDS:
+            spelt = self._spelt_otherwise(phrase)
+            if spelt:  # "diarrhoea" stored as `Diarrhaea`, "Adidas" as `Addidas` (said)
+                return [ValueMatch(word, t, c, v, guessed=True) for t, c, v in spelt]
         if not hits and size == 1 and phrase.startswith(("un", "non")):
             other = self._other_of_two(phrase)
             if other:  # "unbelted" occupants: seatbelt's other value, `none` (said)
