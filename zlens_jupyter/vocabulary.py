@@ -151,6 +151,14 @@ def awards() -> frozenset[str]:
 
 
 @cache
+def counted_by_verb() -> dict[str, str]:
+    """{"died": "deaths", …}: a verb said of people -> the noun of a column counting it."""
+    pairs = _data().get("counted_by_verb") or {}
+    assert isinstance(pairs, dict)
+    return {str(k).lower(): str(v).lower() for k, v in pairs.items()}
+
+
+@cache
 def people() -> frozenset[str]:
     """Nouns for persons ("passengers", "children"): their comparisons are about age."""
     return _word_set("people")

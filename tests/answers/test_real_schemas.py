@@ -1043,6 +1043,17 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO runs VALUES (5.0, 'Asics'), (7.5, 'Asics'), (10.0, 'Brooks'),
               (3.0, NULL), (4.0, NULL), (6.0, '*');
         """,
+        # a team missing on one row
+        "kits": """
+            CREATE TABLE scorers (team VARCHAR, goals BIGINT);
+            INSERT INTO scorers VALUES ('Reds', 3), ('Reds', 2), ('Blues', 4), (NULL, 1);
+        """,
+        # a count of deaths on each row: "people died" adds it up
+        "tremors": """
+            CREATE TABLE quakes_log (region VARCHAR, deaths BIGINT, magnitude DOUBLE);
+            INSERT INTO quakes_log VALUES ('Chile', 120, 7.1), ('Chile', 5, 5.9),
+              ('Peru', 40, 6.5), ('Chile', 0, 4.8);
+        """,
         # a table named by the plural of its one figure
         "payroll": """
             CREATE TABLE Salaries (rank VARCHAR, discipline VARCHAR, "yrs.service" BIGINT,
@@ -3154,6 +3165,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "What was the total number of cases of dysentery?",
             "SELECT SUM(cases) FROM TyphoidCases1900 WHERE illness = 'Dysentry'",
         ),
+        ("trainers", "How many miles did the runner cover in Asics?", "SELECT 12.5"),
+        (
+            "tremors",
+            "How many people died in Chile?",
+            "SELECT SUM(deaths) FROM quakes_log WHERE region = 'Chile'",
+        ),
         # a brand said by name, stored as its initials
         (
             "sodas",
@@ -3410,6 +3427,8 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
         ("fevers", "How many cases of dysentery were there?", "'dysentery' read as illness"),
         # groups that are no shoe (NULL, '*') shown as they are, said
         ("trainers", "What is the average miles for each shoe?", "rows with no Shoe recorded"),
+        # "the runner", named nowhere in the data: the one the log is about (said)
+        ("trainers", "How many miles did the runner cover?", "'the runner' read as the one"),
         ("sodas", "How many purchases were Kola Gold?", "'Kola Gold' read as Bought = KG"),
         (
             "fevers",
@@ -3642,3 +3661,18 @@ def test_a_capitalised_pair_that_is_no_name_is_asked_about(harbour) -> None:
     session, _ = harbour["batting"]
     run = session.ask("What was the S&P 500 close in 2015?")
     assert run.clarification, (run.trust_state, run.trust_reason)
+
+
+def test_a_group_with_no_value_is_said_without_lowering_the_label(harbour) -> None:
+    """A NULL group of a breakdown is plainly no team: shown, said, the label kept; a
+    placeholder ('*') might be a code someone meant, so that one is reviewed (above)."""
+    session, _ = harbour["kits"]
+    run = session.ask("What are the total goals for each team?")
+    assert run.result is not None
+    assert sorted(map(tuple, run.result["rows"]), key=str) == [
+        ("Blues", 4),
+        ("Reds", 5),
+        (None, 1),
+    ]
+    assert "rows with no team recorded (none)" in run.answer
+    assert run.trust_state is TrustState.GROUNDED

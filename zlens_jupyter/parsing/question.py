@@ -13,9 +13,9 @@ import re
 from dataclasses import replace
 
 from ..semantic import SemanticModel
-from ..vocabulary import happenings, people, quantities, units, value_synonyms
+from ..vocabulary import counted_by_verb, happenings, people, quantities, units, value_synonyms
 from ..warehouse import Catalog, ValueMatch
-from ..wordforms import is_noun, is_verb
+from ..wordforms import is_noun, is_plural, is_verb
 from .calendar_reading import (
     age_of_a_year,
     calendar_columns,
@@ -316,6 +316,8 @@ def _parse(
     question = POSSESSED_AVERAGE.sub(r"\2 \1's", question)
     tokens = question_tokens(question)
     tokens = the_number_of_them(preposition_said_once(how_much_more(tokens)))
+    tokens, subject_read = _the_one_subject(tokens, lexicon, values or [])
+    tokens = _people_counted_by_a_column(tokens, lexicon)
     tokens, gap_read = _gap_of_a_figure(tokens, lexicon, catalog)
     tokens, gap_asked = _difference_asked(tokens, catalog)
     tokens, correlated = correlation_asked(tokens, lexicon)
@@ -379,6 +381,7 @@ def _parse(
     readings = (
         *(season_read, vote_read, loss_read, having_read, qualifier_read, sold_read),
         as_stored_read,
+        subject_read,
         gap_read,
         moment_read,
         period_read,
@@ -1444,6 +1447,54 @@ def _averaged_per_period(
     spec.average_over = grain
     spec.notes.append(f"averaged over the {grain}s the data holds ({grain}s with no rows left out)")
     return result
+
+
+# Who or what a whole table may be about, said as "the runner", "the company"
+_SUBJECTS = frozenset({"company", "firm", "business", "store", "shop", "team", "club"})
+_CLAUSE_WORDS = frozenset({"who", "that", "which", "whose", "with", "of", "in", "at", "from"})
+
+
+def _the_one_subject(
+    tokens: list[str], lexicon: Lexicon, values: list[ValueMatch]
+) -> tuple[list[str], str]:
+    """ "How many miles did the runner cover in 2003?" on one runner's training log: "the
+    runner", naming nothing in the data, is the one the rows are about, and adds no
+    condition. Said (the data cannot confirm it is one person's), so reviewed. Only a
+    singular person (or company, team …) after "the", never one a clause picks out ("the
+    runner who won")."""
+    valued = {v.word.lower() for v in values}
+    for i in range(len(tokens) - 1):
+        word = tokens[i + 1]
+        if (
+            tokens[i] == "the"
+            and (word in people() or f"{word}s" in people() or word in _SUBJECTS)
+            and not is_plural(word)
+            and tokens[i + 2 : i + 3] != []
+            and tokens[i + 2] not in _CLAUSE_WORDS
+            and not lexicon.lookup([word])
+            and word not in valued
+        ):
+            note = f"'the {word}' read as the one {word} the data is about"
+            return [*tokens[:i], *tokens[i + 2 :]], note
+    return tokens, ""
+
+
+def _people_counted_by_a_column(tokens: list[str], lexicon: Lexicon) -> list[str]:
+    """ "How many people died of cholera" -> "how many deaths of cholera", where a number
+    column is called `deaths` and nothing in the data is named by "died": the people are
+    the deaths a row counts, never rows of people."""
+    for i in range(2, len(tokens) - 1):
+        said, verb = tokens[i], tokens[i + 1]
+        noun = counted_by_verb().get(verb)
+        if (
+            tokens[i - 2 : i] == ["how", "many"]
+            and said in people()
+            and noun is not None
+            and not lexicon.lookup([verb])
+            and any(t.kind == "column" and is_numeric(t.type) for t in lexicon.lookup([noun]))
+        ):
+            return [*tokens[:i], noun, *tokens[i + 2 :]]
+    return tokens
 
 
 def _proper_names(question: str, words: list[str]) -> bool:

@@ -97,12 +97,17 @@ class GeneratedAnswer:
             # month in turn is one reading; the month of the year is another. Said, reviewed.
             answer = f"{answer} Note: {apart}."
             intent["notes"] = [*intent.get("notes", []), apart]
-        blank = groups_without_a_value(drafted.spec, result) if answer and result else ""
+        blank, placeholder = (
+            groups_without_a_value(drafted.spec, result) if answer and result else ("", False)
+        )
         if blank:
             # "the average pace in each brand of shoe" where 93 runs have no brand and a few
-            # the placeholder '*': groups that are no brand, shown as they are, said, reviewed
+            # the placeholder '*': groups that are no brand, shown as they are and said. A
+            # NULL group is plainly no brand; a placeholder may be a code someone meant, so
+            # it is reviewed
             answer = f"{answer} Note: {blank}."
-            intent["notes"] = [*intent.get("notes", []), blank]
+            if placeholder:
+                intent["notes"] = [*intent.get("notes", []), blank]
         if answer and result and nothing_found(result):
             for note in self.out_of_range(intent, ctx):
                 # "cost more than $30,000" where Price is in thousands: an empty answer that
@@ -397,15 +402,18 @@ def clarification(
     )
 
 
-def groups_without_a_value(spec: QuestionSpec | None, result: dict[str, Any] | None) -> str:
+def groups_without_a_value(
+    spec: QuestionSpec | None, result: dict[str, Any] | None
+) -> tuple[str, bool]:
     """A note naming the groups of a breakdown whose key is no value: NULL, or a placeholder
-    with no letter or digit ('*', '-', '?'); "" when every group is a value."""
+    with no letter or digit ('*', '-', '?'); "" when every group is a value. True when a
+    placeholder is among them."""
     if spec is None or result is None or spec.listing or len(spec.group_by) != 1:
-        return ""
+        return "", False
     group = spec.group_by[0]
     columns = [str(c) for c in result.get("columns") or []]
     if group.is_time or group.alias not in columns:
-        return ""
+        return "", False
     at = columns.index(group.alias)
     blank = {
         "none" if key is None else repr(key)
@@ -413,12 +421,13 @@ def groups_without_a_value(spec: QuestionSpec | None, result: dict[str, Any] | N
         if key is None or (isinstance(key, str) and not any(ch.isalnum() for ch in key))
     }
     if not blank:
-        return ""
+        return "", False
     kind = "a group" if len(blank) == 1 else "groups"
-    return (
+    note = (
         f"rows with no {group.column} recorded ({', '.join(sorted(blank))}) are shown as "
         f"{kind} of their own"
     )
+    return note, blank != {"none"}
 
 
 def nothing_found(result: dict[str, Any]) -> bool:
