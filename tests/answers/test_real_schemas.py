@@ -3159,6 +3159,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT ROUND(AVG(n), 2) FROM (SELECT day, SUM(cases) AS n FROM TyphoidCases1900 "
             "WHERE illness = 'Typhoid' GROUP BY day)",
         ),
+        (
+            "fevers",
+            "On average, how many typhoid cases were there per day?",
+            "SELECT ROUND(AVG(n), 2) FROM (SELECT day, SUM(cases) AS n FROM TyphoidCases1900 "
+            "WHERE illness = 'Typhoid' GROUP BY day)",
+        ),
+        (
+            "fevers",
+            "What was the average monthly number of cases?",
+            "SELECT ROUND(AVG(n), 2) FROM (SELECT date_trunc('month', day), SUM(cases) AS n "
+            "FROM TyphoidCases1900 GROUP BY 1)",
+        ),
         # "dysentery" meets the stored misspelling `Dysentry` (said)
         (
             "fevers",

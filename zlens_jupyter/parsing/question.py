@@ -1409,6 +1409,17 @@ _AVERAGE_PER_PERIOD = re.compile(
 )
 
 
+_PERIODIC = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year"}
+_PERIODIC |= {"annual": "year"}
+_AVERAGE_PERIODIC = re.compile(
+    r"\b(?:average|mean)\s+(daily|weekly|monthly|yearly|annual)\s+number\s+of\b", re.IGNORECASE
+)
+_ON_AVERAGE = re.compile(r",?\s*\bon\s+average\b,?", re.IGNORECASE)
+_HOW_MANY_PER_PERIOD = re.compile(
+    r"\b(how\s+many\s+.+?)\s+(?:per|a)\s+(day|week|month|year)\b", re.IGNORECASE
+)
+
+
 def _averaged_per_period(
     question: str,
     catalog: Catalog,
@@ -1422,10 +1433,21 @@ def _averaged_per_period(
     averaged; said, as days without any row are not in the average. None where the rest
     is not one count or total over the rows (the question is read as it stands)."""
     found = _AVERAGE_PER_PERIOD.search(question)
-    if found is None:
+    adjective = _AVERAGE_PERIODIC.search(question)
+    on_average = _ON_AVERAGE.search(question)
+    counted = _HOW_MANY_PER_PERIOD.search(question) if on_average else None
+    if found is not None:
+        grain = found.group(2).lower()
+        plain = question[: found.start()] + found.group(1) + question[found.end() :]
+    elif adjective is not None:  # "the average daily number of flights"
+        grain = _PERIODIC[adjective.group(1).lower()]
+        plain = question[: adjective.start()] + "number of" + question[adjective.end() :]
+    elif on_average is not None and counted is not None:  # "on average, how many … a day"
+        grain = counted.group(2).lower()
+        plain = question[: counted.start()] + counted.group(1) + question[counted.end() :]
+        plain = _ON_AVERAGE.sub("", plain).strip(" ,")
+    else:
         return None
-    grain = found.group(2).lower()
-    plain = question[: found.start()] + found.group(1) + question[found.end() :]
     result = _parse(plain, catalog, lexicon, semantic, values)
     spec = result.spec
     if (
