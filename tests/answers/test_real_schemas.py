@@ -3437,6 +3437,8 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "the data does not say which unit",
         ),
         ("fevers", "How many cases of dysentery were there?", "'dysentery' read as illness"),
+        # "professors" names `Prof` and `AsstProf` alike: the one value only a guess, said
+        ("payroll", "How many female professors are there?", "'professors' read as rank = Prof"),
         # groups that are no shoe (NULL, '*') shown as they are, said
         ("trainers", "What is the average miles for each shoe?", "rows with no Shoe recorded"),
         # "the runner", named nowhere in the data: the one the log is about (said)

@@ -171,6 +171,8 @@ class ValueIndex:
         self._firsts: dict[tuple[str, str], set[str]] | None = None  # their first words
         self._schema_words: tuple[str, set[str]] | None = None  # (fingerprint, words)
         self._code_columns: set[tuple[str, str]] | None = None  # columns of 2-3 letter codes
+        # each column of few values -> its values' words (built on first use)
+        self._families: dict[tuple[str, str], list[tuple[str, ...]]] | None = None
         self._indexing = threading.Lock()
 
     def extend(self, columns: Iterable[ColumnValues]) -> None:
@@ -188,6 +190,7 @@ class ValueIndex:
             del self._pending[: len(pending)]
             self._by_first = self._counts = self._firsts = None  # built again, grown
             self._code_columns = None
+            self._families = None
 
     def probe(self, question: str, catalog: Catalog) -> list[ValueMatch]:
         """Value matches in question order; within one phrase, by table then column."""
@@ -487,7 +490,26 @@ class ValueIndex:
 
         if size == 1:
             hits = [hit for hit in hits if _could_be_value(word, hit[2])]
+        if size == 1 and hits and all(self._heads_a_family(hit) for hit in hits):
+            # "professors" for rank `Prof` beside `AsstProf` and `AssocProf`: the word names
+            # every one of them, the one value only as a guess (said)
+            return [ValueMatch(word, t, c, v, guessed=True) for t, c, v in hits]
         return [ValueMatch(word, table, column, value) for table, column, value in hits]
+
+    def _heads_a_family(self, hit: tuple[str, str, str]) -> bool:
+        """Whether another value of the hit's column ends with the hit's words after words
+        of its own (`Prof` of `AsstProf`: assistant professor is a professor too)."""
+        if self._families is None:
+            values: dict[tuple[str, str], set[str]] = {}
+            for found in self._codes.values():
+                for t, c, v in found:
+                    values.setdefault((t, c), set()).add(v)
+            self._families = {key: [_value_words(v) for v in vs] for key, vs in values.items()}
+        words = _value_words(hit[2])
+        return any(
+            len(other) > len(words) and other[-len(words) :] == words
+            for other in self._families.get(hit[:2], [])
+        )
 
     def _country_code(self, phrase: str) -> list[tuple[str, str, str]]:
         """ "Vietnam" stored as 'Viet Nam', "United States" as 'United States of America':
@@ -701,3 +723,16 @@ def _month(word: str, position: int, catalog: Catalog) -> list[ValueMatch]:
         if column.name.lower() == "month" and "INT" in column.type.upper()
     ]
     return hits or [ValueMatch(word, "", "", str(number))]
+
+
+def _value_words(value: str) -> tuple[str, ...]:
+    """A stored value's words, lower case, abbreviations spelt out: `AsstProf` -> assistant
+    professor, `Full Prof` -> full professor."""
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", value)
+    expansions = abbreviations()
+    return tuple(
+        w
+        for part in re.split(r"[_\W]+", spaced.lower())
+        if part
+        for w in expansions.get(part, (part,))
+    )
