@@ -507,7 +507,9 @@ class ValueIndex:
             self._families = {key: [_value_words(v) for v in vs] for key, vs in values.items()}
         words = _value_words(hit[2])
         return any(
-            len(other) > len(words) and other[-len(words) :] == words
+            len(other) > len(words)
+            and other[-len(words) :] == words
+            and not set(other[: -len(words)]) & _NEGATIONS  # `non-USA` is no kind of `USA`
             for other in self._families.get(hit[:2], [])
         )
 
@@ -723,6 +725,9 @@ def _month(word: str, position: int, catalog: Catalog) -> list[ValueMatch]:
         if column.name.lower() == "month" and "INT" in column.type.upper()
     ]
     return hits or [ValueMatch(word, "", "", str(number))]
+
+
+_NEGATIONS = frozenset({"non", "not", "no", "un", "without"})
 
 
 def _value_words(value: str) -> tuple[str, ...]:
