@@ -377,8 +377,17 @@ def test_problem5_zlens_ask_with_a_deadline_ends_on_time_against_a_faulty_model(
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
-    assert record["stop_reason"] == "timeout"
-    assert record["status"] == "needs_review"
     assert record["usage"]["elapsed_s"] <= CLI_DEADLINE_S + SLACK_S
+    if fault == "hang" or record["stop_reason"] == "timeout":
+        assert record["stop_reason"] == "timeout"
+        assert record["status"] == "needs_review"
+    else:
+        # 429 with a short Retry-After: the retries can run out before the deadline (how
+        # soon depends on the machine); then the question is answered offline, and says so
+        assert record["stop_reason"] == "final_answer"
+        assert any(
+            "answered offline: model unavailable" in (event.get("message") or "")
+            for event in record["events"]
+        )
     assert server.requests  # the model was really asked
     assert TEST_KEY not in done.stdout + done.stderr
