@@ -1409,8 +1409,13 @@ _AVERAGE_PER_PERIOD = re.compile(
 )
 
 
-_PERIODIC = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year"}
-_PERIODIC |= {"annual": "year"}
+_PERIODIC = {
+    "daily": "day",
+    "weekly": "week",
+    "monthly": "month",
+    "yearly": "year",
+    "annual": "year",
+}
 _AVERAGE_PERIODIC = re.compile(
     r"\b(?:average|mean)\s+(daily|weekly|monthly|yearly|annual)\s+number\s+of\b", re.IGNORECASE
 )
@@ -1491,7 +1496,7 @@ def _the_one_subject(
             tokens[i] == "the"
             and (word in people() or f"{word}s" in people() or word in _SUBJECTS)
             and not is_plural(word)
-            and tokens[i + 2 : i + 3] != []
+            and i + 2 < len(tokens)
             and tokens[i + 2] not in _CLAUSE_WORDS
             and not lexicon.lookup([word])
             and word not in valued

@@ -171,8 +171,8 @@ class ValueIndex:
         self._firsts: dict[tuple[str, str], set[str]] | None = None  # their first words
         self._schema_words: tuple[str, set[str]] | None = None  # (fingerprint, words)
         self._code_columns: set[tuple[str, str]] | None = None  # columns of 2-3 letter codes
-        # each column of few values -> its values' words (built on first use)
-        self._families: dict[tuple[str, str], list[tuple[str, ...]]] | None = None
+        # each column of few values -> its values (built on first use)
+        self._column_values: dict[tuple[str, str], set[str]] | None = None
         self._indexing = threading.Lock()
 
     def extend(self, columns: Iterable[ColumnValues]) -> None:
@@ -190,7 +190,7 @@ class ValueIndex:
             del self._pending[: len(pending)]
             self._by_first = self._counts = self._firsts = None  # built again, grown
             self._code_columns = None
-            self._families = None
+            self._column_values = None
 
     def probe(self, question: str, catalog: Catalog) -> list[ValueMatch]:
         """Value matches in question order; within one phrase, by table then column."""
@@ -411,12 +411,7 @@ class ValueIndex:
         hits = [
             hit
             for hit in self._codes.get(initials, [])
-            if all(
-                len(v) <= 3
-                for found in self._codes.values()
-                for t, c, v in found
-                if (t, c) == hit[:2]
-            )
+            if all(len(v) <= 3 for v in self._values_in(hit[:2]))
         ]
         return hits if len({(t, c) for t, c, _ in hits}) == 1 else []
 
@@ -499,19 +494,23 @@ class ValueIndex:
     def _heads_a_family(self, hit: tuple[str, str, str]) -> bool:
         """Whether another value of the hit's column ends with the hit's words after words
         of its own (`Prof` of `AsstProf`: assistant professor is a professor too)."""
-        if self._families is None:
-            values: dict[tuple[str, str], set[str]] = {}
-            for found in self._codes.values():
-                for t, c, v in found:
-                    values.setdefault((t, c), set()).add(v)
-            self._families = {key: [_value_words(v) for v in vs] for key, vs in values.items()}
         words = _value_words(hit[2])
         return any(
             len(other) > len(words)
             and other[-len(words) :] == words
             and not set(other[: -len(words)]) & _NEGATIONS  # `non-USA` is no kind of `USA`
-            for other in self._families.get(hit[:2], [])
+            for other in map(_value_words, self._values_in(hit[:2]))
         )
+
+    def _values_in(self, column: tuple[str, str]) -> set[str]:
+        """The values of one column of few values (`_codes`, indexed by column once)."""
+        if self._column_values is None:
+            values: dict[tuple[str, str], set[str]] = {}
+            for found in self._codes.values():
+                for t, c, v in found:
+                    values.setdefault((t, c), set()).add(v)
+            self._column_values = values
+        return self._column_values.get(column, set())
 
     def _country_code(self, phrase: str) -> list[tuple[str, str, str]]:
         """ "Vietnam" stored as 'Viet Nam', "United States" as 'United States of America':
@@ -730,6 +729,7 @@ def _month(word: str, position: int, catalog: Catalog) -> list[ValueMatch]:
 _NEGATIONS = frozenset({"non", "not", "no", "un", "without"})
 
 
+@cache
 def _value_words(value: str) -> tuple[str, ...]:
     """A stored value's words, lower case, abbreviations spelt out: `AsstProf` -> assistant
     professor, `Full Prof` -> full professor."""
