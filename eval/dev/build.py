@@ -415,6 +415,29 @@ DATASETS: tuple[Any, ...] = (
         (Table("Marathon", "Stat2Data", "Marathon"),),
         "a marathoner's 1,127 training runs, 2002-2006: date as text, miles, time, pace, shoe",
     ),
+    Dataset(
+        "scorecard",
+        (
+            Table("scorecard", "causaldata", "scorecard"),
+            Table("USstateAbbreviations", "Ecdat", "USstateAbbreviations", "row"),
+        ),
+        "US College Scorecard 2007-2016: earnings, working counts per college; state codes",
+    ),
+    Dataset(
+        "usgdp",
+        (Table("USGDPpresidents", "Ecdat", "USGDPpresidents", "Year"),),
+        "US yearly GDP per capita, CPI, federal budget, wars and presidents, 1610-2021",
+    ),
+    Dataset(
+        "profevals",
+        (Table("evals", "openintro", "evals"),),
+        "463 courses at UT Austin: teaching evaluation score, professor rank, beauty ratings",
+    ),
+    Dataset(
+        "movielens",
+        (Table("movielens", "dslabs", "movielens"),),
+        "100,004 MovieLens ratings 0.5-5 of 9,066 movies by 671 users; timestamp in seconds",
+    ),
 )
 
 
