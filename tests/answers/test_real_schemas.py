@@ -3341,11 +3341,12 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "How many trips were taken in each month?",
             "each month as written in the data (text, not a date)",
         ),
-        # a key by name holding two codes over many rows: its count is a reading, said
+        # a key by name holding two codes over many rows: the tests are the rows (each holds
+        # one of the two codes), never the two codes; a reading, said
         (
             "labtests",
             "Break down the number of tests by payor group",
-            "counted the distinct values of test_id",
+            "each row of covid_testing counted as one test (test_id holds",
         ),
         # "developers" ends three columns' names: the rows (respondents), never one of them
         (

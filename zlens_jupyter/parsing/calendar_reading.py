@@ -154,6 +154,24 @@ def one_row_per_period(p: ParseState, table: str) -> bool:
     )
 
 
+def one_year_of(time: TimeRange | None) -> str | None:
+    """How one whole calendar year was said ("in 1900"), or None for anything else."""
+    if time is None or time.each or time.months or time.month_only or time.years:
+        return None
+    start, end = time.start, time.end
+    whole = start.endswith("-01-01") and end.endswith("-01-01") and len(start) == 10
+    if not whole or not start[:4].isdigit() or not end[:4].isdigit():
+        return None
+    return time.said if int(end[:4]) - int(start[:4]) == 1 else None
+
+
+def yearly_rows(catalog: Catalog, table: str) -> bool:
+    """A table kept by the year alone: a whole-number `year` column, and no date, month or
+    day to split a year (the US economy one row a year): a year said is one period."""
+    parts = calendar_columns(catalog, table)
+    return "year" in parts and not set(parts) & {"month", "day", "week", "quarter", "date"}
+
+
 def one_period_of(time: TimeRange | None) -> str | None:
     """How a single month or day was said ("January 2000"), or None for anything longer, a
     list, or a month of every year."""

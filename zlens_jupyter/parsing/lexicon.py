@@ -211,6 +211,11 @@ def _verb_key(words: tuple[str, ...] | list[str]) -> tuple[str, ...]:
 _TOTAL_WORDS = frozenset({"total", "overall", "all"})
 # Generic nouns of a measure, after the subject measured (`MathAch`, `reading_score`)
 _MEASURE_NOUNS = frozenset({"achievement", "score", "result", "performance", "rating"})
+# "number of …", "share of …": the head of such a name says how, not what (never its name)
+_COUNTING_HEADS = _MEASURE_NOUNS | {
+    "number", "count", "amount", "total", "percent", "percentage", "share", "rate", "ratio",
+}
+_CALENDAR_PARTS = frozenset({"year", "quarter", "month", "week", "day", "hour", "minute"})
 _INNER_GLUE = frozenset({"of", "the", "in", "per", "their", "its", "his", "her"})
 # Words of a column's name that say how it was figured, not what it is.
 _NAME_FILLERS = frozenset({"avg", "average", "mean", "per", "of", "the"})
@@ -221,6 +226,14 @@ _JOINING = frozenset({"of", "and", "in", "on", "by", "for", "the", "to", "per", 
 
 def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
     lex = Lexicon()
+    # every word the tables' names say (and "movie" ending `movielens`): an id column's
+    # thing named by a table is that table's rows, never the id alone
+    table_words = {
+        stem(w)
+        for t in catalog.tables.values()
+        for w in (*identifier_words(t.name), english_tail(identifier_words(t.name)))
+        if w
+    }
     for table in catalog.tables.values():
         t_words = identifier_words(table.name)
         plain = tuple(w.rstrip("0123456789") for w in t_words)
@@ -325,6 +338,10 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
             if len(words) > 1 and words[-1] == "id" and not is_numeric(col.type):
                 # `league_id` holding AL / NL: "by league" (a number id names its rows' key)
                 lex.add(words[:-1], target, synonym=True)
+            elif len(words) == 2 and words[-1] == "id" and stem(words[0]) not in table_words:
+                # `userId` on ratings: "which user", "how many users" are told apart by the id
+                # alone (no table holds users); `movieId` beside the table movielens is not
+                lex.add(words[:1], target, synonym=True)
             described = words[-1] in ("desc", "description", "name", "title")
             if len(words) > 1 and described and not is_numeric(col.type):
                 # "drive" for `drive_desc` beside the code `drive_sys`, "manufacturer" for
@@ -342,6 +359,15 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 # `countries_and_areas`: either noun names the column (weakly)
                 lex.add(words[:1], target, synonym=True)
                 lex.add(words[2:], target, synonym=True)
+            if (
+                len(words) == 3
+                and words[1] == "of"
+                and words[0] not in _COUNTING_HEADS
+                and words[2] not in _CALENDAR_PARTS
+            ):
+                # `WeekofPurchase`: "week" names it (weakly); "number of …" is a count, and
+                # `day_of_month` a part of the calendar ("days" are still the rows)
+                lex.add(words[:1], target, synonym=True)
             totalled = tuple(w for w in words if w not in _TOTAL_WORDS)
             if totalled and totalled != words:
                 # "sleep" for sleep_total (and not sleep_rem): the whole, when only a name

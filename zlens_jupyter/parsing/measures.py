@@ -4,7 +4,7 @@ distinct things, and when a figure must be asked about rather than guessed."""
 from __future__ import annotations
 
 from ..wordforms import adjective_base, is_noun, is_plural
-from .calendar_reading import a_series_of_readings, one_row_per_period
+from .calendar_reading import a_series_of_readings, one_row_per_period, yearly_rows
 from .counts_and_rates import (
     PER_UNIT_WORDS,
     counted_of_a_named_row,
@@ -30,6 +30,7 @@ from .rewording import rows_are_days
 from .spans import one_measured
 from .spec import Measure, ParseResult
 from .words import stem
+from .yes_no import yes_no_column
 
 
 def read_measures(
@@ -53,6 +54,7 @@ def read_measures(
     # maximum per maker.
     ranks_groups = grouped and p.tokens[:1] in (["which"], ["who"])
     unplaced: list[Span] = []  # text columns named and neither measured nor grouped
+    keyed: list[tuple[Span, Target]] = []  # "the professors" said by their id, unmeasured
     for span in spans:
         held = len(measures)
         # within two words, values said between not counted ("the number of mumps and
@@ -254,7 +256,10 @@ def read_measures(
             # values (a count of non-empty cells would count the weighings)
             # ("how many days" over Month/Day rows still counts the rows: a calendar part)
             calendar = (column.column or "").lower() in CALENDAR_WORDS
-            kind = "count_distinct" if agg == "count_distinct" or not calendar else "count"
+            # "how many ratings" over a DOUBLE `rating` (half stars): a measurement each row
+            # holds, so the rows holding one are counted (its 10 distinct values count nothing)
+            measured = agg == "count" and _fractional(column.type)
+            kind = "count" if agg != "count_distinct" and (calendar or measured) else "count_distinct"
             measures.append(
                 Measure(
                     kind,
@@ -266,7 +271,17 @@ def read_measures(
                 )
             )
             one_table = len(p.catalog.tables) == 1
-            if (
+            two = _two_values(p, column) if kind == "count_distinct" and agg == "count" else None
+            if two is not None and is_plural(p.tokens[span.end - 1]):
+                # "how many purchases" over `Purchase` holding CH or MM: what each purchase
+                # was, one per row; the rows are counted, never the two values (always 2)
+                said = p.tokens[span.end - 1]
+                measures[-1] = Measure("count", column.table, column, alias=f"{said}_count")
+                p.notes.append(
+                    f"each row of {column.table} counted as one {stem(said)} ({column.column}"
+                    f" holds {two[0]} or {two[1]})"
+                )
+            elif (
                 kind == "count_distinct"
                 and agg == "count"
                 and not names_its_rows(p.catalog, column)
@@ -287,6 +302,12 @@ def read_measures(
                     p.notes.append(f"counted the distinct values of {column.column}")
         elif agg in ("sum", "avg", "median", "min", "max", "stddev") and column is not None:
             measures.append(Measure(agg, column.table, column, alias=f"{agg}_{column.column}"))
+        elif agg is None and column is not None and _ratings_counted(p.tokens, span, column):
+            # "which movie has the most ratings" over a half-star `rating`: how many were
+            # given (one a row), never the highest one (dozens of movies have a 5)
+            said = p.tokens[span.end - 1]
+            measures.append(Measure("count", column.table, column, alias=f"{said}_count"))
+            p.notes.append(f"'{said}' counted, one per row of {column.table}")
         elif (
             agg is None
             and superlative is not None
@@ -407,7 +428,11 @@ def read_measures(
             agg is None
             and not grouped
             and column is not None
-            and p.one_period is not None
+            and (
+                p.one_period is not None
+                # "the population in 1900" over one row a year
+                or (p.one_year is not None and yearly_rows(p.catalog, column.table))
+            )
             and one_row_per_period(p, column.table)
             and is_numeric(column.type)
             and not is_key(column.column or "")
@@ -473,6 +498,8 @@ def read_measures(
                 f"Should I total, average, or take the maximum of '{name}'?",
                 [f"total {name}", f"average {name}", f"maximum {name}"],
             )
+        elif agg is None and column is not None and is_key(column.column or ""):
+            keyed.append((span, column))
         said = p.tokens[span.end - 1]
         if (
             len(measures) == held
@@ -494,6 +521,8 @@ def read_measures(
         )
     if len(implicit) < len(measures):
         measures = [m for i, m in enumerate(measures) if i not in implicit]
+    for span, key in keyed:
+        _things_by_their_key(p, span, key, measures, grouped or time_grain is not None)
     asked = [a for _, _, a in aggs if a in ("sum", "avg", "median", "min", "max", "stddev")]
     if asked and not any(m.agg in asked or m.agg == "metric" for m in measures):
         # "the average shipping time for a diamond": an average of something no column
@@ -690,3 +719,67 @@ def _extreme(column: Target, high: bool | None) -> Measure:
     """The column's maximum (`high`) or minimum, named so ("max_wind")."""
     kind = "max" if high else "min"
     return Measure(kind, column.table, column, alias=f"{kind}_{column.column}")
+
+
+def _two_values(p: ParseState, column: Target) -> tuple[str, str] | None:
+    """The two values of a text column holding only two (`Purchase`: CH or MM), on a table
+    of more rows than a handful; None for a yes/no column (its yes is what is counted)."""
+    info = p.catalog.table(column.table)
+    stored = info.column(column.column or "") if info is not None else None
+    if info is None or stored is None or is_numeric(stored.type) or info.row_count <= 20:
+        return None
+    if stored.distinct_count != 2 or len(stored.distinct_values) != 2:
+        return None
+    if yes_no_column(column, p.catalog):
+        return None
+    first, second = stored.distinct_values
+    return first, second
+
+
+def _fractional(column_type: str | None) -> bool:
+    """A type holding fractions (DOUBLE, DECIMAL(4,1)): a measurement, never an id or a code."""
+    kind = (column_type or "").upper()
+    return kind.startswith(("DOUBLE", "FLOAT", "REAL", "DECIMAL", "NUMERIC"))
+
+
+# Nouns of a mark given to something: many are given, one a row ("the most ratings")
+_MARKS = frozenset({"rating", "score", "grade", "review", "evaluation", "mark", "star"})
+
+
+def _ratings_counted(tokens: list[str], span: Span, column: Target) -> bool:
+    """ "the most ratings", "the fewest reviews": a plural mark after most/fewest, over a
+    column of fractional marks, asks how many were given."""
+    said = tokens[span.end - 1]
+    return (
+        span.start > 0
+        and tokens[span.start - 1] in ("most", "fewest", "least")
+        and is_plural(said)
+        and stem(said) in _MARKS
+        and _fractional(column.type)
+    )
+
+
+_PER_THING = frozenset({"avg", "median", "stddev"})
+
+
+def _things_by_their_key(
+    p: ParseState, span: Span, key: Target, measures: list[Measure], grouped: bool
+) -> None:
+    """ "the average age of the professors" over one row per course, each professor's
+    `prof_id` on every course they taught: each professor once (their own average), never
+    each row, which weighs a professor by their courses. Where the id is the rows' own, the
+    two readings agree. Any other key named and not measured is said: every row counted."""
+    info = p.catalog.table(key.table)
+    stored = info.column(key.column or "") if info is not None else None
+    if stored is None or (not is_numeric(stored.type) and stored.distinct_count >= 0):
+        return  # `test_id` holding 'covid' or 'flu': a code of a few values, not one thing each
+    said = p.tokens[span.end - 1]
+    thing = stem(said)
+    figures = [m for m in measures if m.target is not None and m.table == key.table]
+    if len(measures) == 1 and figures and figures[0].agg in _PER_THING and not grouped:
+        p.once_per = key
+        p.notes.append(
+            f"each {thing} counted once ({key.column}), whatever rows of {key.table} they have"
+        )
+    elif measures:
+        p.notes.append(f"'{said}' read as the rows of {key.table}, each row counted")

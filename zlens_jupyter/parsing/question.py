@@ -25,6 +25,7 @@ from .calendar_reading import (
     day_of_rows,
     names_calendar,
     one_period_of,
+    one_year_of,
     own_calendar_column,
     part_of_year,
     period_group,
@@ -32,6 +33,7 @@ from .calendar_reading import (
     verb_of_a_date,
     year_of_name,
 )
+from .coded_columns import code_said, column_codes
 from .counts_and_rates import (
     NUMBER_SCALES,
     age_of_people,
@@ -140,6 +142,8 @@ from .rewording import (
     two_word_happenings,
     varies_with,
     when_ranked,
+    scope_said_first,
+    which_has_more,
     which_single,
     with_at_least_one_row,
 )
@@ -159,6 +163,7 @@ from .scope import (
     without_the_data,
 )
 from .spans import (
+    durations_named,
     AVERAGE_WORDS,
     FIGURE_NOUNS,
     POSSESSED_AVERAGE,
@@ -313,7 +318,7 @@ def _parse(
     semantic: SemanticModel | None,
     values: list[ValueMatch] | None,
 ) -> ParseResult:
-    question = POSSESSED_AVERAGE.sub(r"\2 \1's", question)
+    question = POSSESSED_AVERAGE.sub(r"\2 \1's", scope_said_first(question))
     tokens = question_tokens(question)
     tokens = the_number_of_them(preposition_said_once(how_much_more(tokens)))
     tokens, subject_read = _the_one_subject(tokens, lexicon, values or [])
@@ -352,7 +357,7 @@ def _parse(
     tokens, change_read, change_asked = change_between(tokens)
     tokens, vary_read = varies_with(tokens)
     tokens, range_read = paired_figures(tokens, lexicon)
-    tokens = which_single(combined_as_total(said_twice(tokens), lexicon))
+    tokens = which_has_more(which_single(combined_as_total(said_twice(tokens), lexicon)))
     tokens = with_at_least_one_row(number_range(tokens, lexicon), lexicon)
     tokens = measure_of_a_part(tokens, lexicon)
     tokens, sold_read = things_sold(tokens, lexicon)
@@ -421,6 +426,7 @@ def _parse(
     spec = QuestionSpec()
     spec.time_range = find_period_list(tokens, p.taken) or find_time_range(tokens, p.taken)
     p.one_period = one_period_of(spec.time_range)
+    p.one_year = one_year_of(spec.time_range)
     value_filters = filters_of_values(p, values or [], lexicon)
     if won is not None:  # the verb carries the title's condition
         p.taken.add(won.at)
@@ -504,6 +510,24 @@ def _parse(
         if len(same_table) > 1 and len({t.table for t in same_table}) == 1:
             variants = same_table  # two numbers of one table under one name: never the first
         if len(variants) > 1 and len(variants) == len(span.targets):
+            codes = column_codes(variants) or {}
+            # the brand's words may have been read as its code value (Purchase = 'CH')
+            as_code = [(m, w) for m, w in value_filters if m.value.lower() in codes]
+            coded = {i for m, _ in as_code for i in _positions(tokens, m.word)}
+            busy = (p.taken - coded) | set(range(span.start, span.end))
+            owner = code_said(tokens, busy, codes)
+            if owner is not None:
+                # "the list price of Citrus Hill" over PriceCH and PriceMM: the column whose
+                # code the brand's initials spell; every row holds both, so no filter
+                chosen, words = owner
+                value_filters[:] = [
+                    f for f in value_filters if f not in as_code or not coded & set(words)
+                ]
+                p.taken.update(words)
+                said = " ".join(tokens[i] for i in words)
+                p.notes.append(f"'{said}' read as {chosen.column}")
+                spans[k] = replace(span, targets=(chosen,))
+                continue
             headline = _shortest_window(variants, lexicon)
             if headline is not None:
                 # "viewers" over viewers_7day and viewers_28day: one measure kept over
@@ -586,6 +610,7 @@ def _parse(
             dated = verbed[0].targets[0]
             dated_by = (dated.table, dated.column or "")
             spans.remove(verbed[0])
+    durations_named(tokens, spans, p.taken, lexicon)  # "weeks of unemployment"
     p.taken.update(units_of_columns(tokens, spans, p.taken))
     p.taken.update(whole_scope(tokens, p.taken, lexicon, places_named(catalog, lexicon)))
     # A number nothing explained (a year range, a count) is never dropped: "between 2010
@@ -1020,6 +1045,7 @@ def _parse(
             measures = rated
         spec.measures = measures
         spec.fact_table = measures[0].table
+        spec.once_per = p.once_per
     for span in group_spans:
         if day_of_rows(p, span, spec, superlative, limit):
             # "the 5 days with the highest ozone" over rows of Month and Day: the days are
@@ -1794,6 +1820,17 @@ def _grouping(p: ParseState, span: Span, fact_table: str) -> list[GroupBy]:
             keys = labels or (named[:1] if len(named) == 1 else []) or ([key] if key else [])
             return [GroupBy(info.name, k.name, alias=f"{stem(info.name)}_{k.name}") for k in keys]
     return []
+
+
+def _positions(tokens: list[str], said: str) -> set[int]:
+    """Where the words `said` stand in the question, every time they do."""
+    words = question_tokens(said)
+    return {
+        i + k
+        for i in range(len(tokens) - len(words) + 1)
+        if tokens[i : i + len(words)] == words
+        for k in range(len(words))
+    }
 
 
 def _shortest_window(variants: list[Target], lexicon: Lexicon) -> Target | None:

@@ -29,6 +29,7 @@ class ParseState:
     guessed_rows: int | None = None  # where a noun the data lacks was read as the rows
     rate_of: list[str] = field(default_factory=list)  # tables of a yes/no "… rate"
     one_period: str | None = None  # "in January 2000": a month or a day, as it was said
+    one_year: str | None = None  # "in 1900": one whole year, as it was said
     shared_at: int | None = None  # where the number a share is taken of was named
     # yes/no columns said with "not" or by their opposite, with the word's position
     negated: set[tuple[str, str, int]] = field(default_factory=set)
@@ -44,6 +45,7 @@ class ParseState:
     # "per 100,000 people": (100000, how it was said, where it starts)
     per_people: tuple[int, str, int] | None = None
     all_spans: list[Span] = field(default_factory=list)  # every name found, whatever its role
+    once_per: Target | None = None  # "the average age of the professors": each prof_id once
 
 
 SHOW_WORDS = ("show", "list", "display", "preview", "see", "browse")

@@ -265,6 +265,39 @@ def which_single(tokens: list[str]) -> list[str]:
     return tokens
 
 
+_LEADING_SCOPE = re.compile(
+    r"^\s*(among|amongst|of|for|within|in)\s+([^,?]+?),\s*"
+    r"((?:which|what|who|how|when|where)\b[^?]*?)\s*(\?*)\s*$",
+    re.IGNORECASE,
+)
+
+
+def scope_said_first(question: str) -> str:
+    """ "Among women, which rank has the highest average salary?" -> "which rank has the
+    highest average salary among women?": the rows a question is about, said before the
+    question, read where the question's own filters are read (after it)."""
+    found = _LEADING_SCOPE.match(question)
+    if found is None:
+        return question
+    lead, scope, asked, mark = found.groups()
+    lead = "among" if lead.lower() in ("of", "amongst") else lead
+    return f"{asked} {lead} {scope}{mark}"
+
+
+def which_has_more(tokens: list[str]) -> list[str]:
+    """ "which discipline has more professors" -> "… has the most professors": of the groups,
+    the one with the most; "more … than" stays a comparison."""
+    if tokens[:1] not in (["which"], ["who"]) or "than" in tokens:
+        return tokens
+    for i in range(2, len(tokens) - 1):
+        word, after = tokens[i], tokens[i + 1]
+        if word in ("more", "fewer") and is_noun(after) and stem(after) != after:
+            ranked = "most" if word == "more" else "fewest"
+            lead = [] if tokens[i - 1] == "the" else ["the"]
+            return [*tokens[:i], *lead, ranked, *tokens[i + 1 :]]
+    return tokens
+
+
 def said_twice(tokens: list[str]) -> list[str]:
     """ "the average close in 2000 with the average close in 2010" -> "the average close in
     2000 and 2010": a figure named again for a second year is one figure for both years."""
@@ -398,13 +431,15 @@ def peaked(tokens: list[str]) -> list[str]:
     """ "When did unemployment peak?" -> "when was unemployment highest"; "when did the
     savings rate reach its lowest point" -> "… was the savings rate lowest": a verb of
     reaching an extreme asks when the figure was at it."""
-    if tokens[:2] != ["when", "did"] or len(tokens) < 4:
+    did = _when_did(tokens)
+    if did is None or len(tokens) < did + 3:
         return tokens
+    when = tokens[:did]  # "when", or "in which month" (the question's own time)
     if tokens[-1] in _PEAKS:  # "when did unemployment peak"
-        return ["when", "was", *tokens[2:-1], _PEAKS[tokens[-1]]]
+        return [*when, "was", *tokens[did + 1 : -1], _PEAKS[tokens[-1]]]
     if tokens[-2:] == ["bottom", "out"]:
-        return ["when", "was", *tokens[2:-2], "lowest"]
-    for i in range(3, len(tokens) - 1):
+        return [*when, "was", *tokens[did + 1 : -2], "lowest"]
+    for i in range(did + 2, len(tokens) - 1):
         if tokens[i] not in ("reach", "hit"):
             continue
         rest = tokens[i + 1 :]
@@ -413,11 +448,26 @@ def peaked(tokens: list[str]) -> list[str]:
             rest = rest[:-1]
         if len(rest) == 1 and (rest[0] in _EXTREMES or superlative_direction(rest[0]) is not None):
             extreme = _EXTREMES.get(rest[0], rest[0])
-            return ["when", "was", *tokens[2:i], extreme]
+            return [*when, "was", *tokens[did + 1 : i], extreme]
         if len(rest) > 1 and rest[0] in _EXTREMES:
             # "when did Katrina reach its peak wind speed": when its wind speed was highest
-            return ["when", "was", *tokens[2:i], *rest[1:], _EXTREMES[rest[0]]]
+            return [*when, "was", *tokens[did + 1 : i], *rest[1:], _EXTREMES[rest[0]]]
     return tokens
+
+
+def _when_did(tokens: list[str]) -> int | None:
+    """Where "did" stands after "when", "in which month", "what year" (a question asking
+    for a time), or None."""
+    for when in (["when"], ["in", "which"], ["in", "what"], ["which"], ["what"]):
+        at = len(when)
+        if tokens[:at] != when:
+            continue
+        if when != ["when"]:
+            if tokens[at : at + 1] not in (["month"], ["year"], ["decade"], ["day"], ["week"]):
+                continue
+            at += 1
+        return at if tokens[at : at + 1] == ["did"] else None
+    return None
 
 
 _PAIRED_ENDS = {
@@ -828,11 +878,21 @@ def how_often(tokens: list[str]) -> list[str]:
     fewest": how often a thing happened is how many rows it has."""
     out: list[str] = []
     for i, token in enumerate(tokens):
-        if token in _HOW_OFTEN and i > 0 and tokens[i - 1] in ("most", "least"):
-            out[-1:] = ["the", "most" if tokens[i - 1] == "most" else "fewest"]
+        often = token in _HOW_OFTEN or (token == "times" and tokens[i - 1 : i] != ["many"])
+        if often and i > 0 and tokens[i - 1] in ("most", "least", "fewest"):
+            ranked = "most" if tokens[i - 1] == "most" else "fewest"
+            out[-2 if out[-2:-1] == ["the"] else -1 :] = []
+            if out and is_verb(out[-1]) and out[-1] not in _AUXILIARIES:
+                # "rated the most times": how often it happened, never the `rating` the
+                # verb names
+                out.pop()
+            out += ["the", ranked]
             continue
         out.append(token)
     return out
+
+
+_AUXILIARIES = frozenset({"been", "was", "were", "is", "are", "be", "has", "have", "had"})
 
 
 def ended_with(tokens: list[str]) -> list[str]:

@@ -666,6 +666,32 @@ def units_of_columns(tokens: list[str], spans: list[Span], taken: set[int]) -> l
     ]
 
 
+_TIME_UNITS = frozenset({"s", "min", "h", "days", "weeks", "months", "years"})
+
+
+def durations_named(tokens: list[str], spans: list[Span], taken: set[int], lex: Lexicon) -> None:
+    """ "weeks of unemployment" beside `unemploy` (people) and `uempmed` (the median
+    duration of unemployment): time said before a name is that thing's duration, when the
+    data names one ("unemployment duration"); the count of the thing would answer another
+    question. The span is widened over the unit and read as the duration's column."""
+    for k, span in enumerate(spans):
+        at = span.start - 2
+        if at < 0 or at in taken or tokens[at + 1] != "of" or units().get(tokens[at]) is None:
+            continue
+        if units()[tokens[at]] not in _TIME_UNITS:
+            continue
+        words = tokens[span.start : span.end]
+        found = [
+            t
+            for said in ([*words, "duration"], ["duration", "of", *words])
+            for t in lex.lookup(said)
+            if t.kind == "column" and is_numeric(t.type) and t not in span.targets
+        ]
+        if len(set(found)) == 1:
+            spans[k] = replace(span, start=at, targets=(found[0],))
+            taken.update((at, at + 1))
+
+
 def columns_of(span: Span) -> tuple[Target, ...]:
     return tuple(t for t in span.targets if t.kind == "column")
 

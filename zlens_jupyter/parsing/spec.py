@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..warehouse.models import LIST_SEPARATORS
 from .lexicon import Target
 
 AGGREGATES = ("count", "count_distinct", "sum", "avg", "median", "min", "max", "stddev", "corr")
-# What joins several values in one text field ('Rain , Thunderstorm', 'Laptop; Paper'): a
-# filter with op "has" keeps the rows listing its value among them.
-LIST_SEPARATORS = ",;|/"
+# A filter with op "has" keeps the rows listing its value among others joined by one of
+# LIST_SEPARATORS ('Rain , Thunderstorm', 'Laptop; Paper').
 # A filter with op "spellings" holds one value as the data stores it several ways ('Fled on
 # Foot' and 'Fled on Foot   '): any of them, and never a comparison of groups as "in" is.
 
@@ -104,6 +104,9 @@ class QuestionSpec:
     # "the average number of deaths per day": the measure taken for each day (month, …),
     # then averaged over the days the data holds; None: taken once over the rows.
     average_over: str | None = None
+    # "the average age of the professors" over courses: the measure taken for each value of
+    # this key column (one professor), then over those; None: over the rows.
+    once_per: Target | None = None
 
     @property
     def shape(self) -> str:

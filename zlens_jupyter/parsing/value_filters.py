@@ -321,6 +321,8 @@ def numbered_columns(
 def _listed_among_others(catalog: Catalog, match: ValueMatch) -> bool:
     """Whether the value's column keeps lists of values in one field, this value among them
     in some row ('Fog , Thunderstorm' beside 'Thunderstorm')."""
+    if match.listed:  # found so among every value of the column (too many to list here)
+        return True
     info = catalog.table(match.table)
     stored = info.column(match.column) if info is not None else None
     if stored is None or is_numeric(stored.type):

@@ -232,11 +232,21 @@ def raw_words(identifier: str) -> tuple[str, ...]:
     return tuple(p.lower() for p in re.split(r"[_\W]+", _CAMEL.sub("_", identifier)) if p)
 
 
+# Small words people leave in lower case inside a camelCase name (`WeekofPurchase`).
+_JOINERS = ("and", "of", "per", "for")
+
+
 def _compound(part: str) -> tuple[str, ...] | None:
     """Two words run together, each an English word or a known abbreviation: "bodywt" ->
     body weight, "brainwt" -> brain weight. None when the part is a word itself."""
     if len(part) < 5 or not part.isalpha() or is_english(part):
         return None
+    for joiner in _JOINERS:
+        head = part[: -len(joiner)]
+        if part.endswith(joiner) and len(head) > 3 and is_english(head):
+            # `WeekofPurchase`, `NumberofLocations`: camelCase with its joining word left in
+            # lower case, so the word before it comes out glued to it ("weekof")
+            return (head, joiner)
     expansions = abbreviations()
     for cut in range(len(part) - 2, 2, -1):
         left, right = part[:cut], part[cut:]

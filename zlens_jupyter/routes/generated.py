@@ -91,6 +91,10 @@ class GeneratedAnswer:
                 answer = answer.rstrip(".") + f"; {tied} {verb} with the last shown."
             if tied:  # the tied names are the data's words, not numbers the result must hold
                 context += f"; tied with {tied}"
+            if tied and intent.get("limit") == 1 and "others" in tied:
+                # many share the top: the one shown answers nothing "which …" asked
+                shared = "many share the top value, so no single one is the answer"
+                intent["notes"] = [*intent.get("notes", []), shared]
         apart = self.periods_of_several_years(drafted.spec, result) if answer and result else ""
         if apart:
             # "average temperature by month" over two years, beside a `month` column: each

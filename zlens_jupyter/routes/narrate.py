@@ -186,7 +186,7 @@ def _ranking(
     asked = limit or len(rows)
     if asked == 1 and len(rows) == 1:
         extreme = "highest" if desc else "lowest"
-        names = " / ".join(fmt(v) for v in rows[0][:-1])
+        names = " / ".join(group_label(v) for v in rows[0][:-1])
         return f"{names} has the {extreme} {label.lower()}: {fmt(rows[0][-1])}{where}."
     word = "Top" if desc else "Bottom"
     fewer = f" (only {len(rows)} {'group' if len(rows) == 1 else 'groups'})"

@@ -63,6 +63,12 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
             raise Unbuildable(f"{time[0]} has no year column to count per {spec.average_over}.")
         periods = [expr for _, expr in _grain_exprs(spec.average_over, time, catalog)]
         tables.append(time[0])
+    once = spec.once_per
+    shared = spec.share_of or spec.share_of_groups or spec.difference_of
+    if once is not None and not (group_exprs or periods or shared):
+        # each professor's own figure first (`prof_id`), then the figure over professors
+        periods = [_named(once.column or "", once.table, catalog)]
+        tables.append(once.table)
     for f in spec.filters:
         where.append(_filter_expr(f))
         tables.append(f.table)
@@ -74,8 +80,12 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
         where.append(_range_expr(spec, time, catalog))
         tables.append(time[0])
 
+    per_key = once is not None and bool(periods) and spec.average_over is None
     measures = [
-        exp.alias_(_share_expr(_measure_expr(m, semantic, catalog), part), "percent_of_total")
+        # each key's own mean (unrounded), the asked figure taken over them outside
+        exp.alias_(exp.Avg(this=_named(m.target.column or "", m.table, catalog)), m.alias)
+        if per_key and m.target is not None
+        else exp.alias_(_share_expr(_measure_expr(m, semantic, catalog), part), "percent_of_total")
         if part
         else exp.alias_(_group_share_expr(_measure_expr(m, semantic, catalog)), "percent_of_total")
         if spec.share_of_groups
@@ -100,7 +110,17 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
         query = query.where(exp.and_(*where))
     if group_exprs or periods:
         query = query.group_by(*group_exprs, *periods)
-    if periods:  # each period's figure, then their average
+    if per_key:
+        # the key's own average, then the asked figure (average, median, …) of those
+        query = exp.select(
+            *[
+                exp.alias_(
+                    exp.func("round", _aggregate(m.agg, exp.column(m.alias)), 2), m.alias
+                )
+                for m in spec.measures
+            ]
+        ).from_(query.subquery("per_key"))
+    elif periods:  # each period's figure, then their average
         query = exp.select(
             *[
                 exp.alias_(exp.func("round", exp.func("avg", exp.column(m.alias)), 2), m.alias)
@@ -190,6 +210,15 @@ def _measure_expr(m: Measure, semantic: SemanticModel | None, catalog: Catalog) 
         func = {"count": exp.Count, "sum": exp.Sum, "avg": exp.Avg, "min": exp.Min, "max": exp.Max}
         node = func[m.agg](this=inner)
     return exp.Round(this=node, decimals=exp.Literal.number(2)) if m.agg == "avg" else node
+
+
+def _aggregate(agg: str, value: exp.Expr) -> exp.Expr:
+    """The figure `agg` names over `value`: average, median or sample deviation."""
+    if agg == "median":
+        return exp.Median(this=value)
+    if agg == "stddev":
+        return exp.StddevSamp(this=value)
+    return exp.Avg(this=value)
 
 
 def _share_expr(whole: exp.Expr, part: list[exp.Expr]) -> exp.Expr:

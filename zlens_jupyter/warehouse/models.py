@@ -260,6 +260,13 @@ class ValueMatch:
     # The value was reached from a word that begins it ("rodents" for `Rodentia`): a reading
     # the data cannot confirm, so the answer says it.
     guessed: bool = False
+    # Other values of the column list this one among several ('Comedy|Drama' beside
+    # 'Drama'): the rows holding it are every row listing it, not only where it is alone.
+    listed: bool = False
+
+
+# What joins several values in one text field ('Rain , Thunderstorm', 'Comedy|Drama').
+LIST_SEPARATORS = ",;|/"
 
 
 @dataclass(frozen=True)

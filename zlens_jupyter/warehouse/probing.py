@@ -14,14 +14,14 @@ import re
 import sys
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
 from zlens_jupyter import disk_memo, vocabulary
 from zlens_jupyter.vocabulary import abbreviations, country_codes, value_synonyms
 from zlens_jupyter.warehouse.catalog import ColumnValues
-from zlens_jupyter.warehouse.models import Catalog, ValueMatch
+from zlens_jupyter.warehouse.models import LIST_SEPARATORS, Catalog, ValueMatch
 from zlens_jupyter.warehouse.stopwords import stopwords
 from zlens_jupyter.wordforms import (
     adjective_base,
@@ -173,6 +173,7 @@ class ValueIndex:
         self._code_columns: set[tuple[str, str]] | None = None  # columns of 2-3 letter codes
         # each column of few values -> its values (built on first use)
         self._column_values: dict[tuple[str, str], set[str]] | None = None
+        self._parts: dict[tuple[str, str], set[str]] | None = None  # see `_joined_parts`
         self._indexing = threading.Lock()
 
     def extend(self, columns: Iterable[ColumnValues]) -> None:
@@ -191,6 +192,7 @@ class ValueIndex:
             self._by_first = self._counts = self._firsts = None  # built again, grown
             self._code_columns = None
             self._column_values = None
+            self._parts = None
 
     def probe(self, question: str, catalog: Catalog) -> list[ValueMatch]:
         """Value matches in question order; within one phrase, by table then column."""
@@ -253,7 +255,17 @@ class ValueIndex:
                     said = question[span[0][0] : span[-1][1]]
                     matches.extend((span[0][0], ValueMatch(said, t, c, v)) for t, c, v in hits)
         matches.sort(key=lambda pair: (pair[0], pair[1].table, pair[1].column))
-        return [m for _, m in matches]
+        return [self._marked_if_listed(m) for _, m in matches]
+
+    def _marked_if_listed(self, match: ValueMatch) -> ValueMatch:
+        """The match, `listed` when other values of its column hold it among several
+        ('Comedy|Drama' beside 'Drama')."""
+        if self._parts is None:
+            self._parts = _joined_parts(self._by_phrase)
+        parts = self._parts.get((match.table, match.column))
+        if parts and match.value.strip().lower() in parts:
+            return replace(match, listed=True)
+        return match
 
     def _first_word_match(self, word: str) -> list[ValueMatch]:
         phrase = _normalize(word)
@@ -540,6 +552,24 @@ class ValueIndex:
 
 
 _Tables = tuple[dict[str, list[int]], dict[str, list[int]], dict[str, list[int]]]
+
+
+def _joined_parts(by_phrase: dict[str, list[tuple[str, str, str]]]) -> dict[tuple[str, str], set[str]]:
+    """{(table, column): the values that column's joined values list}: the parts of values
+    holding several joined by a separator ('Comedy|Drama' -> comedy, drama), each listed by
+    two such values at least (one 'N/A' makes no list of 'a')."""
+    seen: dict[tuple[str, str, str], set[str]] = {}
+    for found in by_phrase.values():
+        for table, column, value in found:
+            for separator in LIST_SEPARATORS:
+                if separator in value:
+                    for part in {p.strip().lower() for p in value.split(separator)} - {""}:
+                        seen.setdefault((table, column, part), set()).add(value)
+    parts: dict[tuple[str, str], set[str]] = {}
+    for (table, column, part), values in seen.items():
+        if len(values) > 1:
+            parts.setdefault((table, column), set()).add(part)
+    return parts
 
 
 def _indexed(columns: list[ColumnValues]) -> tuple[dict[str, list[tuple[str, str, str]]], ...]:
