@@ -127,6 +127,14 @@ def _word_set(key: str) -> frozenset[str]:
 
 
 @cache
+def kinds_named() -> dict[str, tuple[str, ...]]:
+    """{"institution": ("college", "school", "university")}: a general word -> its kinds."""
+    raw = _data().get("kinds_named") or {}
+    assert isinstance(raw, dict)
+    return {str(k).lower(): tuple(str(v).lower() for v in vs) for k, vs in raw.items()}
+
+
+@cache
 def happenings() -> frozenset[str]:
     """Verbs saying only that counted things took place ("matches were played")."""
     return _word_set("happenings")

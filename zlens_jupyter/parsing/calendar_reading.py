@@ -166,10 +166,12 @@ def one_year_of(time: TimeRange | None) -> str | None:
 
 
 def yearly_rows(catalog: Catalog, table: str) -> bool:
-    """A table kept by the year alone: a whole-number `year` column, and no date, month or
-    day to split a year (the US economy one row a year): a year said is one period."""
-    parts = calendar_columns(catalog, table)
-    return "year" in parts and not set(parts) & {"month", "day", "week", "quarter", "date"}
+    """A table of one row a year: a whole-number `year` column each of whose values is on
+    one row (measured when profiled), so a year said is that row (the US economy by year)."""
+    info = catalog.table(table)
+    return info is not None and any(
+        c.one_per_row and c.name.lower() in ("year", "yr") for c in info.columns
+    )
 
 
 def one_period_of(time: TimeRange | None) -> str | None:

@@ -310,6 +310,8 @@ def holds_counts(column: Target) -> bool:
     words, _ = split_unit(name)
     words = tuple(w for w in words if not w.isdigit())  # `births_2018`: births
     last = words[-1] if words else ""
+    if len(words) > 1 and words[0] in ("count", "number"):
+        return True  # `count_working`, `num_cc_carrying_balance`: how many, by its name
     if len(words) == 2 and words[1].endswith("ed") and verb_root(words[1]) is not None:
         last = words[0]  # `Individuals_Affected`: how many individuals were
     return last.endswith("s") and stem(last) != last and not last.endswith("ss")

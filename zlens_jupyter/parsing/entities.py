@@ -157,6 +157,8 @@ def row_entity(
         info = next(iter(catalog.tables.values()))
     elif len(named_tables) == 1 and (one := catalog.table(next(iter(named_tables)))):
         info = one
+    elif (parent := _one_row_per_thing(catalog, named_tables)) is not None:
+        info = parent
     else:
         return None
     asks_which = tokens[:1] in (["which"], ["who"], ["what"], ["how"]) or tokens[0] in SHOW_WORDS
@@ -374,6 +376,36 @@ def _said_at(tokens: list[str], words: list[str], counted: bool) -> bool:
         tokens[i - 1] in ("most", "fewest", "least") and tokens[i : i + len(words)] == words
         for i in range(1, len(tokens))
     )
+
+
+def _one_row_per_thing(catalog: Catalog, named_tables: Collection[str]) -> TableInfo | None:
+    """The one table holding each thing once, by an id column every value of which is on
+    one row, where another table repeats that id (pbc's patients by `id`, their lab visits
+    in pbcseq): "the patients" are its rows. None where the question names other tables or
+    no table, or several, is so."""
+    found = parent_table(catalog)
+    if found is None or any(t != found.name for t in named_tables):
+        return None
+    return found
+
+
+def parent_table(catalog: Catalog) -> TableInfo | None:
+    """The one table keyed by an id each of whose values is on one of its rows, where
+    another table repeats that id; None where no table, or several, is so."""
+    found = []
+    for info in catalog.tables.values():
+        for column in info.columns:
+            if not column.one_per_row or not is_key(column.name):
+                continue
+            repeated = any(
+                (other := o.column(column.name)) is not None and not other.one_per_row
+                for o in catalog.tables.values()
+                if o.name != info.name
+            )
+            if repeated:
+                found.append(info)
+                break
+    return found[0] if len(found) == 1 else None
 
 
 def observation_label(catalog: Catalog, table: str) -> str | None:

@@ -13,7 +13,15 @@ from itertools import pairwise
 from typing import Any
 
 from ..semantic import SemanticModel
-from ..vocabulary import abbreviation_aliases, abbreviations, quantities, synonyms, units
+from ..vocabulary import (
+    abbreviation_aliases,
+    abbreviations,
+    kinds_named,
+    people,
+    quantities,
+    synonyms,
+    units,
+)
 from ..warehouse import Catalog, TableInfo
 from ..wordforms import doer_of, is_adjective, is_english, is_noun, is_verb, verb_root
 from .words import identifier_words, question_tokens, raw_words, split_unit, stem, stems
@@ -213,7 +221,15 @@ _TOTAL_WORDS = frozenset({"total", "overall", "all"})
 _MEASURE_NOUNS = frozenset({"achievement", "score", "result", "performance", "rating"})
 # "number of …", "share of …": the head of such a name says how, not what (never its name)
 _COUNTING_HEADS = _MEASURE_NOUNS | {
-    "number", "count", "amount", "total", "percent", "percentage", "share", "rate", "ratio",
+    "number",
+    "count",
+    "amount",
+    "total",
+    "percent",
+    "percentage",
+    "share",
+    "rate",
+    "ratio",
 }
 _CALENDAR_PARTS = frozenset({"year", "quarter", "month", "week", "day", "hour", "minute"})
 _INNER_GLUE = frozenset({"of", "the", "in", "per", "their", "its", "his", "her"})
@@ -288,6 +304,14 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
         if len(singular) == 1 and len(singular[0]) >= 5:
             lex.table_endings.setdefault(singular[0], []).append(Target("table", table.name))
         paired = _paired_suffixes(table)
+        persons = [
+            c.name
+            for c in table.columns
+            if is_key(c.name)
+            and len(identifier_words(c.name)) == 2
+            and f"{stem(identifier_words(c.name)[0])}s" in people()
+        ]
+        people_keys = {table.name: persons[0]} if len(persons) == 1 else {}
         for col in table.columns:
             base, unit = split_unit(col.name)
             if col.name in paired:
@@ -342,11 +366,18 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 # `userId` on ratings: "which user", "how many users" are told apart by the id
                 # alone (no table holds users); `movieId` beside the table movielens is not
                 lex.add(words[:1], target, synonym=True)
+                if f"{stem(words[0])}s" in people() and people_keys.get(table.name) == col.name:
+                    # "how many people rated …": the one id of persons on the table
+                    lex.add(("people",), target, synonym=True)
+                    lex.add(("persons",), target, synonym=True)
             described = words[-1] in ("desc", "description", "name", "title")
             if len(words) > 1 and described and not is_numeric(col.type):
                 # "drive" for `drive_desc` beside the code `drive_sys`, "manufacturer" for
                 # `mfr_name`: the attribute said in words (a weak name; "drive" alone wins)
                 lex.add(words[:-1], target, synonym=True)
+                if len(words) == 2:  # "college" for `inst_name` (an institution's name)
+                    for kind in kinds_named().get(words[0], ()):
+                        lex.add(tuple(kind.split()), target, synonym=True)
             if len(words) == 2 and words[1] in _MEASURE_NOUNS and is_numeric(col.type):
                 # "math" and "math score" for `MathAch` (math achievement): the subject
                 # measured, with or without the measure's generic noun (weak names)
@@ -536,8 +567,25 @@ def find_spans(tokens: list[str], lex: Lexicon, taken: set[int]) -> list[Span]:
     return spans
 
 
+_NEGATIONS = frozenset({"not", "non", "no", "un"})
+
+
+def negation_told_apart(tokens: list[str], at: int, found: list[Target]) -> Target | None:
+    """Of two columns one of which negates the other (`count_working`, `count_not_working`),
+    the negated one when "not" is said right before the word at `at`, else the other."""
+    negated = [t for t in found if _NEGATIONS & set(identifier_words(t.column or ""))]
+    if len(found) != 2 or len(negated) != 1:
+        return None
+    said_not = at > 0 and tokens[at - 1] in _NEGATIONS
+    return negated[0] if said_not else next(t for t in found if t not in negated)
+
+
 def find_abbreviated(
-    tokens: list[str], lex: Lexicon, taken: set[int], ignore: frozenset[str]
+    tokens: list[str],
+    lex: Lexicon,
+    taken: set[int],
+    ignore: frozenset[str],
+    parent: str | None = None,
 ) -> list[Span] | tuple[str, list[str]]:
     """Columns named by a shortened form of a question's word that nothing else explained:
     a prefix ("unemploy" for "unemployed", "displ" for "displacement") or a consonant
@@ -568,6 +616,18 @@ def find_abbreviated(
             found = _beginning_with(token, lex)
         if not found:
             found = _word_of_one_number(token, lex)
+        if parent is not None and len({(t.column or "").lower() for t in found}) == 1:
+            # `chol` in pbc (one row per patient) and in pbcseq (their visits): the parent's
+            found = [t for t in found if t.table == parent] or found
+            guessed = guessed or len(found) == 1
+        plain = negation_told_apart(tokens, i, found)
+        if plain is not None:  # "working" over count_working and count_not_working
+            start = i - 1 if i > 0 and tokens[i - 1] in _NEGATIONS and i - 1 not in taken else i
+            if _NEGATIONS & set(identifier_words(plain.column or "")) and start < i:
+                spans.append(Span(start, i + 1, (plain,), guessed=guessed))  # "not working"
+                taken.update(range(start, i + 1))
+                continue
+            found = [plain]
         if len(found) > 1:
             before = set(told)
             found = _told_apart(tokens, i, found, taken, told) or found

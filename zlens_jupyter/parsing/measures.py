@@ -259,7 +259,9 @@ def read_measures(
             # "how many ratings" over a DOUBLE `rating` (half stars): a measurement each row
             # holds, so the rows holding one are counted (its 10 distinct values count nothing)
             measured = agg == "count" and _fractional(column.type)
-            kind = "count" if agg != "count_distinct" and (calendar or measured) else "count_distinct"
+            kind = (
+                "count" if agg != "count_distinct" and (calendar or measured) else "count_distinct"
+            )
             measures.append(
                 Measure(
                     kind,
@@ -271,6 +273,14 @@ def read_measures(
                 )
             )
             one_table = len(p.catalog.tables) == 1
+            keyed_by = _other_key(p, column) if kind == "count_distinct" else None
+            if keyed_by is not None and agg == "count_distinct":
+                # "how many different colleges" by `inst_name` beside `unitid`: two colleges
+                # may share a name ('Westminster College' in three states); said, reviewed
+                p.notes.append(
+                    f"counted the distinct values of {column.column} (a name two rows' things"
+                    f" may share; {keyed_by} is also kept)"
+                )
             two = _two_values(p, column) if kind == "count_distinct" and agg == "count" else None
             if two is not None and is_plural(p.tokens[span.end - 1]):
                 # "how many purchases" over `Purchase` holding CH or MM: what each purchase
@@ -429,20 +439,22 @@ def read_measures(
             and not grouped
             and column is not None
             and (
-                p.one_period is not None
+                (p.one_period is not None and one_row_per_period(p, column.table))
                 # "the population in 1900" over one row a year
                 or (p.one_year is not None and yearly_rows(p.catalog, column.table))
             )
-            and one_row_per_period(p, column.table)
             and is_numeric(column.type)
             and not is_key(column.column or "")
         ):
             # "what was the population in January 2000" over monthly rows: that month's own
             # value; said, in case several rows fall in it
             measures.append(Measure("max", column.table, column, alias=column.column or "value"))
-            p.notes.append(
-                f"the {column.column} of that period (the largest, if several rows fall in it)"
-            )
+            if p.one_period is None:  # one year of a table with one row a year: its own
+                p.notes.append(f"the {column.column} of {p.one_year}'s one row")
+            else:
+                p.notes.append(
+                    f"the {column.column} of that period (the largest, if several rows fall in it)"
+                )
         elif (
             agg is None
             and grouped
@@ -783,3 +795,15 @@ def _things_by_their_key(
         )
     elif measures:
         p.notes.append(f"'{said}' read as the rows of {key.table}, each row counted")
+
+
+def _other_key(p: ParseState, column: Target) -> str | None:
+    """The key column (`unitid`) of the table of a counted text name (`inst_name`), when it
+    has exactly one other than the name itself."""
+    info = p.catalog.table(column.table)
+    stored = info.column(column.column or "") if info is not None else None
+    if info is None or stored is None or is_numeric(stored.type) or is_key(stored.name):
+        return None
+    # a bare `id` numbers the rows (artworks, incidents), never the things a name is of
+    keys = [c.name for c in info.columns if is_key(c.name) and c.name.lower() != "id"]
+    return keys[0] if len(keys) == 1 else None

@@ -57,6 +57,7 @@ from .entities import (
     observation_label,
     one_name_column,
     one_row_each,
+    parent_table,
     ranks_its_rows,
     ranks_single_rows,
     row_entity,
@@ -77,6 +78,7 @@ from .lexicon import (
     is_numeric,
     is_temporal,
     lettered_names,
+    negation_told_apart,
     run_together,
     split_names,
 )
@@ -112,10 +114,12 @@ from .rewording import (
     combined_as_total,
     common_number_of,
     correlation_asked,
+    done_to_the_most,
     each_combination,
     either_of_two,
     end_of_the_data,
     ended_with,
+    first_crossing,
     has_dates,
     how_much_more,
     how_often,
@@ -130,9 +134,12 @@ from .rewording import (
     paired_figures,
     peaked,
     per_day_said,
+    percent_change_asked,
+    times_larger,
     preposition_said_once,
     qualifier_of_a_number,
     said_twice,
+    scope_said_first,
     seasons,
     shares_of_the_vote,
     stored_as_none,
@@ -142,7 +149,6 @@ from .rewording import (
     two_word_happenings,
     varies_with,
     when_ranked,
-    scope_said_first,
     which_has_more,
     which_single,
     with_at_least_one_row,
@@ -163,7 +169,6 @@ from .scope import (
     without_the_data,
 )
 from .spans import (
-    durations_named,
     AVERAGE_WORDS,
     FIGURE_NOUNS,
     POSSESSED_AVERAGE,
@@ -175,6 +180,7 @@ from .spans import (
     columns_of,
     compared_span,
     drop_comparison_words,
+    durations_named,
     figure_called_a_share,
     follows,
     head_of_compound,
@@ -270,6 +276,8 @@ def parse_question(
         and not (spec.group_by or spec.time_grain or spec.limit or spec.listing)
         # "flown by United Air Lines", "made by online travel agents": a value
         and not {stem(w) for w in frame.by_groupings[0]} <= valued
+        # "by what percentage did it rise": how the change is asked, no grouping
+        and not percent_change_asked(question_tokens(question))
     ):
         # "average mpg by number of cylinders" answered with no grouping would be a number
         # for another question: a "by" that found no column is asked about
@@ -303,6 +311,16 @@ def parse_question(
             [],
         )
     spec = result.spec
+    pinned = _ranked_group_pinned(spec) if spec is not None else None
+    if pinned is not None:
+        # "which loan officer approved the most loans" where 'loan officer' is a value of
+        # `emp_title`: a ranking of the one group the filter keeps answers nothing
+        result = clarify(
+            f"'{pinned.said or pinned.value}' is one value of {pinned.column}, so ranking by"
+            f" {pinned.column} has a single candidate: which column holds what you rank?",
+            [],
+        )
+    spec = result.spec
     if spec is not None and asks_when(frame.tokens) and not says_when(spec):
         # "when was the hottest day" answered with the temperature alone would be a figure
         # for another question: a time the data cannot give is asked about
@@ -320,6 +338,14 @@ def _parse(
 ) -> ParseResult:
     question = POSSESSED_AVERAGE.sub(r"\2 \1's", scope_said_first(question))
     tokens = question_tokens(question)
+    change_kind = ""
+    if percent_change_asked(tokens):
+        # "by what percentage did prices rise from 1970 to 1980": read as "by how much", the
+        # change then taken over the earlier end
+        tokens, change_kind = ["by", "how", "much", *tokens[3:]], "percent"
+    elif (times := times_larger(tokens)) is not None:
+        # "how many times larger was GDP in 2000 than in 1950": the later over the earlier
+        tokens, change_kind = times, "ratio"
     tokens = the_number_of_them(preposition_said_once(how_much_more(tokens)))
     tokens, subject_read = _the_one_subject(tokens, lexicon, values or [])
     tokens = _people_counted_by_a_column(tokens, lexicon)
@@ -342,18 +368,19 @@ def _parse(
         if not (t == "made" and i > 0 and tokens[i - 1] in value_synonyms())
     ]
     tokens, season_read = seasons(tokens, catalog)
-    tokens = when_ranked(peaked(tokens), catalog)
+    tokens = when_ranked(peaked(first_crossing(tokens)), catalog)
     tokens, moment_read = moment_of_rows(tokens, lexicon, catalog)
     tokens, vote_read = shares_of_the_vote(tokens, lexicon)
     tokens, loss_read = losses_as_figures(tokens, lexicon)
     tokens, having_read = having_a_number(tokens, lexicon, catalog)
     tokens = kind_of_a_column(tokens, lexicon)
     tokens = two_word_happenings(tokens)
-    tokens = ended_with(how_often(tokens))
+    tokens = ended_with(how_often(tokens, lexicon))
     tokens = new_as_issued(tokens, catalog)
     tokens, period_read = in_one_period(tokens, catalog)
     tokens = common_number_of(per_day_said(ages_said(tokens)))
     tokens = the_average_one(each_combination(end_of_the_data(tokens)))
+    tokens = done_to_the_most(tokens, lexicon)  # "rated the most movies"
     tokens, change_read, change_asked = change_between(tokens)
     tokens, vary_read = varies_with(tokens)
     tokens, range_read = paired_figures(tokens, lexicon)
@@ -369,7 +396,14 @@ def _parse(
         tokens = won.tokens
     tokens, prize_read = (tokens, "") if won is not None else wins_as_rows(tokens, catalog)
     tokens = without_the_data(tokens, lexicon)
-    excluded = next((t for t in tokens if t in EXCLUSIONS), None)
+    excluded = next(
+        (
+            t
+            for i, t in enumerate(tokens)
+            if t in EXCLUSIONS and not _named_negated(tokens, i, catalog)
+        ),
+        None,
+    )
     if excluded is not None:
         # "revenue without returns" must never become "revenue of returns": until exclusions
         # are parsed, say so and let the person name what to keep.
@@ -504,29 +538,38 @@ def _parse(
     p.all_spans = list(spans)
     spans = [year_of_name(p, spec, lexicon, s) for s in spans]
     spans = [rows_named_by_their_table(tokens, s, lexicon) for s in spans]
+    spans = _of_the_parent_table(tokens, spans, catalog, p.notes)
     for k, span in enumerate(spans):
         variants = [t for t in span.targets if t in lexicon.numbered_variants]
         same_table = [t for t in span.targets if t.kind == "column" and is_numeric(t.type)]
         if len(same_table) > 1 and len({t.table for t in same_table}) == 1:
             variants = same_table  # two numbers of one table under one name: never the first
         if len(variants) > 1 and len(variants) == len(span.targets):
+            unnegated = negation_told_apart(tokens, span.start, variants)
+            if unnegated is not None:
+                # "students working" over count_working and count_not_working: the one the
+                # question's own negation (or its absence) names
+                spans[k] = replace(span, targets=(unnegated,))
+                continue
             codes = column_codes(variants) or {}
             # the brand's words may have been read as its code value (Purchase = 'CH')
-            as_code = [(m, w) for m, w in value_filters if m.value.lower() in codes]
-            coded = {i for m, _ in as_code for i in _positions(tokens, m.word)}
-            busy = (p.taken - coded) | set(range(span.start, span.end))
-            owner = code_said(tokens, busy, codes)
-            if owner is not None:
+            code_values = [(m, w) for m, w in value_filters if m.value.lower() in codes]
+            code_positions = {i for m, _ in code_values for i in _positions(tokens, m.word)}
+            code_busy = (p.taken - code_positions) | set(range(span.start, span.end))
+            code_owner = code_said(tokens, code_busy, codes)
+            if code_owner is not None:
                 # "the list price of Citrus Hill" over PriceCH and PriceMM: the column whose
                 # code the brand's initials spell; every row holds both, so no filter
-                chosen, words = owner
+                code_column, code_at = code_owner
                 value_filters[:] = [
-                    f for f in value_filters if f not in as_code or not coded & set(words)
+                    f
+                    for f in value_filters
+                    if f not in code_values or not code_positions & set(code_at)
                 ]
-                p.taken.update(words)
-                said = " ".join(tokens[i] for i in words)
-                p.notes.append(f"'{said}' read as {chosen.column}")
-                spans[k] = replace(span, targets=(chosen,))
+                p.taken.update(code_at)
+                code_said_as = " ".join(tokens[i] for i in code_at)
+                p.notes.append(f"'{code_said_as}' read as {code_column.column}")
+                spans[k] = replace(span, targets=(code_column,))
                 continue
             headline = _shortest_window(variants, lexicon)
             if headline is not None:
@@ -573,12 +616,16 @@ def _parse(
                 p.taken.add(i)
                 ranked_grain = i > 0 and tokens[i - 1] in ("which", "what")
                 break
-    abbreviated = find_abbreviated(tokens, lexicon, p.taken, GLUE_WORDS)
+    parent = parent_table(catalog) if len(catalog.tables) > 1 else None
+    abbreviated = find_abbreviated(
+        tokens, lexicon, p.taken, GLUE_WORDS, parent.name if parent is not None else None
+    )
     if isinstance(abbreviated, list):
         for span in abbreviated:
             p.taken.update(range(span.start, span.end))
             if span.guessed:  # "state" for `Outstate` may be out-of-state: said, reviewed
-                p.notes.append(f"'{tokens[span.start]}' read as {span.targets[0].column}")
+                said = " ".join(tokens[span.start : span.end])
+                p.notes.append(f"'{said}' read as {span.targets[0].column}")
         spans = sorted(spans + abbreviated, key=lambda s: s.start)
     else:
         word, names = abbreviated
@@ -1214,6 +1261,22 @@ def _parse(
     )
     if isinstance(chosen, ParseResult):
         return chosen
+    joined_filters = [f for f in chosen if f.op in ("has", "starts")]
+    kept_apart = {"compare", "compared", "vs", "versus", "or", "than"} & set(tokens)
+    lists_joined = any(f.op == "has" for f in joined_filters)
+    if (
+        kept_apart
+        and lists_joined
+        and len({(f.table, f.column) for f in joined_filters}) < len(joined_filters)
+    ):
+        # "compare comedies with horror films" over genres listing several ('Comedy|Horror'):
+        # both filters at once would keep only the rows listing both; each is asked alone
+        each_said = " and about ".join(f"'{f.said or f.value}'" for f in joined_filters)
+        return clarify(
+            f"Rows of {joined_filters[0].column} can list several at once: ask about"
+            f" {each_said} in two questions, and I'll answer each.",
+            [f"{f.column} lists {f.value}" for f in joined_filters],
+        )
     chosen += both_answers(list(yes_filters.values()))
     p.notes += [  # "blue eyes" over 'blue' and 'blue, grey': both kept, and said
         f"rows whose {f.column} lists {f.value}, alone or among others"
@@ -1399,6 +1462,18 @@ def _parse(
         # two ends are values of one column; else both ends side by side, and said so
         side_by_side = change_read.replace(" minus in ", " and in ")
         spec.notes = [side_by_side if n == change_read else n for n in spec.notes]
+    elif change_asked and change_kind:
+        # "by what percentage did it rise", "how many times larger": the later end set
+        # against the earlier as asked, said
+        spec.change_kind = change_kind
+        joint = "_percent_change_from_" if change_kind == "percent" else "_over_"
+        measure = spec.measures[0]
+        measure.alias = measure.alias.replace("_minus_", joint)
+        how = " as a percentage change from " if change_kind == "percent" else " divided by "
+        said = change_read.replace(" minus in ", how)
+        if change_kind == "ratio":  # the verb was put there by the rewording, never said
+            said = said.replace("'change' read as", "'how many times' read as", 1)
+        spec.notes = [said if n == change_read else n for n in spec.notes]
     if gap_asked and not _difference_of_two(spec):
         return clarify(
             "The difference between which two? Name both, e.g. 'the difference in average "
@@ -1410,6 +1485,22 @@ def _parse(
 
 _DIFFERENCE_WORDS = frozenset({"difference", "gap"})
 _ARTICLES = frozenset({"the", "a", "an"})
+
+
+def _ranked_group_pinned(spec: QuestionSpec) -> Filter | None:
+    """The filter keeping one value of the column a ranking groups by, if any."""
+    if spec.limit is None or not spec.group_by:
+        return None
+    grouped = {(g.table, g.column) for g in spec.group_by}
+    return next(
+        (
+            f
+            for f in spec.filters
+            if (f.table, f.column) in grouped
+            and (f.op == "=" or (f.op == "spellings" and isinstance(f.value, list)))
+        ),
+        None,
+    )
 
 
 def _grouped_by_its_own_figure(spec: QuestionSpec) -> str | None:
@@ -1547,7 +1638,30 @@ def _people_counted_by_a_column(tokens: list[str], lexicon: Lexicon) -> list[str
             and any(t.kind == "column" and is_numeric(t.type) for t in lexicon.lookup([noun]))
         ):
             return [*tokens[:i], noun, *tokens[i + 2 :]]
+        if (
+            tokens[i - 2 : i] == ["how", "many"]
+            and said in people()
+            and verb in ("were", "are", "was", "is")
+            and _counting_column_said(tokens, i + 2, lexicon)
+        ):
+            # "how many students were not working" over `count_not_working`: the column
+            # counts those people; they are no rows of their own
+            return [*tokens[:i], *tokens[i + 2 :]]
     return tokens
+
+
+def _counting_column_said(tokens: list[str], at: int, lexicon: Lexicon) -> bool:
+    """Whether the words from `at` begin what a column counting people is called after its
+    `count_`/`number_` (`count_not_working`: "not working")."""
+    for targets in lexicon.phrases.values():
+        for t in targets:
+            words = identifier_words(t.column or "") if t.kind == "column" else ()
+            if len(words) < 2 or words[0] not in ("count", "number") or not is_numeric(t.type):
+                continue
+            rest = [stem(w) for w in words[1:]]
+            if [stem(w) for w in tokens[at : at + len(rest)]] == rest:
+                return True
+    return False
 
 
 def _proper_names(question: str, words: list[str]) -> bool:
@@ -1651,10 +1765,10 @@ def _two_years_as_a_pair(spec: QuestionSpec) -> bool:
     if period is None or len(period.years) != 2 or len(grouped) != 1 or len(spec.group_by) != 1:
         return False
     column = grouped[0].column or ""
-    if not re.fullmatch(r"\w+", column):
-        return False  # `year("date")`: no column holds the year itself
+    # `year("date")`: the year of a date, compared as that expression (said as "year")
+    label = column if re.fullmatch(r"\w+", column) else grouped[0].alias or "year"
     later, earlier = sorted(period.years, reverse=True)
-    spec.filters.append(Filter(grouped[0].table, column, "in", [later, earlier], label=column))
+    spec.filters.append(Filter(grouped[0].table, column, "in", [later, earlier], label=label))
     spec.time_range = None
     return True
 
@@ -1820,6 +1934,49 @@ def _grouping(p: ParseState, span: Span, fact_table: str) -> list[GroupBy]:
             keys = labels or (named[:1] if len(named) == 1 else []) or ([key] if key else [])
             return [GroupBy(info.name, k.name, alias=f"{stem(info.name)}_{k.name}") for k in keys]
     return []
+
+
+def _named_negated(tokens: list[str], at: int, catalog: Catalog) -> bool:
+    """ "were not working" over a column `count_not_working`: the negation is part of what a
+    column is called, never an exclusion of rows."""
+    after = tokens[at + 1 : at + 2]
+    if not after:
+        return False
+    said = (tokens[at], stem(after[0]))
+    return any(
+        said in zip(words, (stem(w) for w in words[1:]), strict=False)
+        for info in catalog.tables.values()
+        for c in info.columns
+        if (words := identifier_words(c.name))
+    )
+
+
+def _of_the_parent_table(
+    tokens: list[str], spans: list[Span], catalog: Catalog, notes: list[str]
+) -> list[Span]:
+    """ "the patients' age" over `age` in pbc (one row per patient) and in pbcseq (one per
+    lab visit, repeating pbc's `id`): the column of the table holding each thing once, said
+    (the visits' is the other reading)."""
+    parent = parent_table(catalog) if len(catalog.tables) > 1 else None
+    if parent is None:
+        return spans
+    out = []
+    for span in spans:
+        columns = [t for t in span.targets if t.kind == "column"]
+        names = {(t.column or "").lower() for t in columns}
+        own = [t for t in columns if t.table == parent.name]
+        if (
+            len(columns) > 1
+            and len(names) == 1
+            and len(own) == 1
+            and len(columns) == len(span.targets)
+        ):
+            others = ", ".join(sorted(t.table for t in columns if t.table != parent.name))
+            said = " ".join(tokens[span.start : span.end])
+            notes.append(f"'{said}' read as {parent.name}.{own[0].column} (also in {others})")
+            span = replace(span, targets=(own[0],))
+        out.append(span)
+    return out
 
 
 def _positions(tokens: list[str], said: str) -> set[int]:

@@ -13,7 +13,7 @@ from itertools import pairwise
 from ..vocabulary import negatives, synonyms
 from ..warehouse import Catalog, ValueMatch
 from ..wordforms import adjective_base, is_noun, is_verb, verb_root
-from .lexicon import Lexicon, Target, find_spans, is_numeric, is_temporal
+from .lexicon import Lexicon, Target, find_spans, is_key, is_numeric, is_temporal
 from .phrasing import is_year, superlative_direction
 from .words import GLUE_WORDS, identifier_words, stem, to_number
 
@@ -455,6 +455,39 @@ def peaked(tokens: list[str]) -> list[str]:
     return tokens
 
 
+# Verbs of a figure passing a level, and the comparison each makes
+_CROSSINGS: dict[tuple[str, ...], str] = {
+    **{(v,): "above" for v in ("exceed", "pass", "surpass", "top", "cross", "break")},
+    **{(v, w): "above" for v in ("go", "rise", "climb", "jump") for w in ("over", "above")},
+    **{(v, w): "below" for v in ("fall", "drop", "go", "dip", "sink") for w in ("below", "under")},
+    ("reach",): "at least",
+    ("hit",): "at least",
+}
+
+
+def first_crossing(tokens: list[str]) -> list[str]:
+    """ "In what year did the population first go over 100 million?" -> "what was the first
+    year with the population above 100 million"; "when did deaths first exceed 500" -> "…
+    the first date with deaths above 500": the earliest time the figure passed the level."""
+    did = _when_did(tokens)
+    if did is None or "first" not in tokens[did:]:
+        return tokens
+    first = tokens.index("first", did)
+    for verb, op in _CROSSINGS.items():
+        said = tokens[first + 1 : first + 1 + len(verb)]
+        if [verb_root(w) or w for w in said] != list(verb):
+            continue
+        when = tokens[did - 1] if tokens[:1] != ["when"] else "date"
+        subject, rest = tokens[did + 1 : first], tokens[first + 1 + len(verb) :]
+        if set(subject) & _PERIODIC:
+            return tokens  # "daily deaths": each row's, or each day's total? Left as asked
+        return ["what", "was", "the", "first", when, "with", *subject, *op.split(), *rest]
+    return tokens
+
+
+_PERIODIC = frozenset({"daily", "weekly", "monthly", "yearly", "annual", "quarterly"})
+
+
 def _when_did(tokens: list[str]) -> int | None:
     """Where "did" stands after "when", "in which month", "what year" (a question asking
     for a time), or None."""
@@ -589,6 +622,7 @@ def change_between(tokens: list[str]) -> tuple[list[str], str, bool]:
     said first, and True says the difference of the two is asked."""
     if tokens[:3] == ["by", "how", "much"]:
         tokens = tokens[1:]
+
     if tokens[:1] != ["how"] or len(tokens) < 7:
         return tokens, "", False
     lead = 3 if tokens[1] == "much" and tokens[2] in ("did", "has", "have") else 2
@@ -609,6 +643,34 @@ def change_between(tokens: list[str]) -> tuple[list[str], str, bool]:
         said = f"'{tokens[verb]}' read as the {named} in {second} minus in {first}"
         return ["compare", *subject, "in", second, "and", first, *rest], said, True
     return ["compare", *subject, "in", first, "and", second, *rest], said, False
+
+
+def percent_change_asked(tokens: list[str]) -> bool:
+    """ "By what percentage did …", "by what percent has …": a change asked as a percentage."""
+    return tokens[:3] in (["by", "what", "percentage"], ["by", "what", "percent"]) and tokens[
+        3:4
+    ] in (["did"], ["has"], ["have"])
+
+
+_TIMES_WORDS = frozenset({"larger", "bigger", "higher", "greater", "more"})
+
+
+def times_larger(tokens: list[str]) -> list[str] | None:
+    """ "How many times larger was real GDP in 2000 than in 1950?" -> "by how much did real
+    GDP change from 1950 to 2000" (the caller divides instead): None for any other wording."""
+    if tokens[:3] != ["how", "many", "times"] or tokens[3:4] == [] or tokens[3] not in _TIMES_WORDS:
+        return None
+    if tokens[4:5] not in (["was"], ["is"], ["were"], ["are"]):
+        return None
+    rest = tokens[5:]
+    years = [i for i, t in enumerate(rest) if _a_year(t)]
+    if len(years) != 2 or "than" not in rest[years[0] : years[1]]:
+        return None
+    later, earlier = rest[years[0]], rest[years[1]]
+    subject = [t for t in rest[: years[0]] if t != "in"]
+    if rest[years[0] - 1 : years[0]] == ["in"]:
+        subject = rest[: years[0] - 1]
+    return ["by", "how", "much", "did", *subject, "change", "from", earlier, "to", later]
 
 
 def _a_year(token: str) -> bool:
@@ -679,6 +741,35 @@ def each_combination(tokens: list[str]) -> list[str]:
         kind = tokens[i] in ("combination", "combinations", "pair") and tokens[i + 1] == "of"
         if kind and i > 0 and tokens[i - 1] in ("each", "every", "per", "by"):
             return [*tokens[:i], *tokens[i + 2 :]]
+    return tokens
+
+
+def done_to_the_most(tokens: list[str], lex: Lexicon) -> list[str]:
+    """ "which user has rated the most movies" -> "… has the most movies": the things ranked
+    by how many there are are the rows; the verb (`rated`) says what was done to each, never
+    the figure (`rating`) it shares a root with."""
+    if tokens[:2] == ["how", "many"]:
+        # "how many people have rated movies": what every counted one did to the rows
+        # (`rated` is no figure here, the `rating`s are not counted)
+        for i in range(3, len(tokens) - 1):
+            if not is_verb(tokens[i]) or tokens[i] in _AUXILIARIES or i + 2 != len(tokens):
+                continue
+            named = lex.lookup(tokens[i + 1 : i + 2])
+            rows = stem(tokens[i + 1]) != tokens[i + 1]
+            # the rows, or the things the rows are about, told by their id (`movieId`)
+            things = all(t.kind == "table" or is_key(t.column or "") for t in named)
+            if named and things and rows:
+                return tokens[:i]
+    for i in range(1, len(tokens) - 3):
+        ranked = tokens[i + 1 : i + 3] in (["the", "most"], ["the", "fewest"])
+        if not ranked or not is_verb(tokens[i]) or tokens[i] in _AUXILIARIES:
+            continue
+        if not any(t.kind == "column" for t in lex.lookup(tokens[i : i + 1])):
+            continue  # "approved the most loans": a verb naming nothing stays, and is asked
+        named = lex.lookup(tokens[i + 3 : i + 4])
+        things = all(t.kind == "table" or is_key(t.column or "") for t in named)
+        if named and things and stem(tokens[i + 3]) != tokens[i + 3]:
+            return [*tokens[:i], *tokens[i + 1 :]]
     return tokens
 
 
@@ -873,7 +964,7 @@ def two_word_happenings(tokens: list[str]) -> list[str]:
 _HOW_OFTEN = frozenset({"often", "frequently", "commonly"})
 
 
-def how_often(tokens: list[str]) -> list[str]:
+def how_often(tokens: list[str], lex: Lexicon) -> list[str]:
     """ "which state was polled most often", "tip least often" -> "… the most", "… the
     fewest": how often a thing happened is how many rows it has."""
     out: list[str] = []
@@ -882,9 +973,10 @@ def how_often(tokens: list[str]) -> list[str]:
         if often and i > 0 and tokens[i - 1] in ("most", "least", "fewest"):
             ranked = "most" if tokens[i - 1] == "most" else "fewest"
             out[-2 if out[-2:-1] == ["the"] else -1 :] = []
-            if out and is_verb(out[-1]) and out[-1] not in _AUXILIARIES:
+            verb = out[-1:]
+            if verb and is_verb(verb[0]) and any(t.kind == "column" for t in lex.lookup(verb)):
                 # "rated the most times": how often it happened, never the `rating` the
-                # verb names
+                # verb names (a verb naming nothing stays, to be read or asked about)
                 out.pop()
             out += ["the", ranked]
             continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..warehouse.models import LIST_SEPARATORS
+from ..warehouse.models import LIST_SEPARATORS as LIST_SEPARATORS  # where filters read it
 from .lexicon import Target
 
 AGGREGATES = ("count", "count_distinct", "sum", "avg", "median", "min", "max", "stddev", "corr")
@@ -101,6 +101,10 @@ class QuestionSpec:
     # "the difference between the average salary of men and women": the measure over the
     # first filter's rows minus the same over the second's, one number
     difference_of: list[Filter] = field(default_factory=list)
+    # How the first filter's figure is set against the second's: "" their difference,
+    # "percent" the difference as a percentage of the second ("by what percentage did it
+    # rise"), "ratio" the first over the second ("how many times larger was it")
+    change_kind: str = ""
     # "the average number of deaths per day": the measure taken for each day (month, …),
     # then averaged over the days the data holds; None: taken once over the rows.
     average_over: str | None = None

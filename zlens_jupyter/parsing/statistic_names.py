@@ -67,11 +67,12 @@ def aggregates_in_names(
         for stop in range(min(len(tokens), start + lexicon.longest), end, -1):
             if taken & set(range(end, stop)):
                 continue
-            named = [
-                t
-                for t in lexicon.phrases.get(stems(tokens[start:stop]), [])
-                if t.kind == "column" and is_numeric(t.type)
-            ]
+            key = stems(tokens[start:stop])
+            found = lexicon.phrases.get(key, [])
+            if not found and tokens[start] in _STATISTIC_NAMES:
+                # "median earnings" for `earnings_med`: the name's words in another order
+                found = lexicon.unordered.get(frozenset(key), [])
+            named = [t for t in found if t.kind == "column" and is_numeric(t.type)]
             if len(named) == 1:
                 aggs.remove((start, end, _agg))
                 taken.update(range(start, stop))

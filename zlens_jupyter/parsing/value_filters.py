@@ -13,6 +13,7 @@ from ..wordforms import doer_of, is_english, is_noun
 from .counts_and_rates import tally_of
 from .entities import names_rows
 from .lexicon import Lexicon, Span, Target, is_key, is_numeric
+from .phrasing import CALENDAR_WORDS
 from .reading import HAVING, ParseState, clarify
 from .scope import inside_a_table_name, starts_a_name, table_name_words
 from .spec import LIST_SEPARATORS, ColumnRef, Filter, ParseResult, QuestionSpec
@@ -307,6 +308,8 @@ def numbered_columns(
             before >= 1
             and before not in taken
             and isinstance(to_number(tokens[before]), int)
+            # "a four-year school", "5-day trips": a length of time, never year 4
+            and stem(tokens[span.start]) not in CALENDAR_WORDS
             and (
                 tokens[before - 1] in HAVING
                 # "six-cylinder cars": a number and a singular noun before what is counted

@@ -460,11 +460,23 @@ def sentence(text: str) -> str:
     return text if text.endswith((".", "?", "!")) else text + "."
 
 
+def _said(f: Filter, value: Any) -> str:
+    """A filter's value as said: a year or an id bare (1980, never 1,980)."""
+    if isinstance(value, int) and not isinstance(value, bool) and _bare_numbers(f.column):
+        return str(value)
+    return fmt(value)
+
+
+def _bare_numbers(column: str) -> bool:
+    words = re.split(r"[_\W]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", column).lower())
+    return bool({"year", "yr", "id", "season"} & set(words)) or column.lower().endswith("id")
+
+
 def filter_phrase(spec: QuestionSpec | None) -> str:
     if spec is None:
         return ""
     parts = [
-        f"{f.label or f.column} {f.op} ({', '.join(fmt(v) for v in f.value)})"
+        f"{f.label or f.column} {f.op} ({', '.join(_said(f, v) for v in f.value)})"
         if f.op in ("in", "not in")
         else f"{f.label or f.column} is missing"
         if f.op == "is null"
@@ -476,7 +488,7 @@ def filter_phrase(spec: QuestionSpec | None) -> str:
         if f.op == "has"
         else f"{f.label or f.column} = {fmt(f.value[0].strip())} (stored {len(f.value)} ways)"
         if f.op == "spellings"
-        else f"{f.label or f.column} {f.op} {fmt(f.value)}"
+        else f"{f.label or f.column} {f.op} {_said(f, f.value)}"
         for f in spec.filters
     ]
     if spec.time_range is not None:
@@ -489,8 +501,11 @@ def filter_phrase(spec: QuestionSpec | None) -> str:
     if spec.share_of_groups:  # each group's percentage of the whole
         parts.insert(0, "each group's share of the total")
     if len(spec.difference_of) == 2:  # "rows where sex = Male minus rows where sex = Female"
-        first, second = (f"{f.label or f.column} = {fmt(f.value)}" for f in spec.difference_of)
-        parts.insert(0, f"rows where {first} minus rows where {second}")
+        first, second = (f"{f.label or f.column} = {_said(f, f.value)}" for f in spec.difference_of)
+        change = {"percent": "as a percentage change from", "ratio": "divided by"}.get(
+            spec.change_kind, "minus"
+        )
+        parts.insert(0, f"rows where {first} {change} rows where {second}")
     parts += spec.notes  # how a word was read: "each row of mpg counted as one car"
     return ", ".join(parts)
 

@@ -94,10 +94,16 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
     ]
     tables += [m.table for m in spec.measures]
     if spec.difference_of:
-        first, second = (_filter_expr(f) for f in spec.difference_of)
+        first, second = (_filter_expr(f, catalog) for f in spec.difference_of)
         measures = [
             exp.alias_(
-                _difference_expr(_measure_expr(m, semantic, catalog), first, second), m.alias
+                _difference_expr(
+                    _measure_expr(m, semantic, catalog),
+                    first,
+                    second,
+                    kind=spec.change_kind,
+                ),
+                m.alias,
             )
             for m in spec.measures
         ]
@@ -114,9 +120,7 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
         # the key's own average, then the asked figure (average, median, …) of those
         query = exp.select(
             *[
-                exp.alias_(
-                    exp.func("round", _aggregate(m.agg, exp.column(m.alias)), 2), m.alias
-                )
+                exp.alias_(exp.func("round", _aggregate(m.agg, exp.column(m.alias)), 2), m.alias)
                 for m in spec.measures
             ]
         ).from_(query.subquery("per_key"))
@@ -232,15 +236,29 @@ def _share_expr(whole: exp.Expr, part: list[exp.Expr]) -> exp.Expr:
     return exp.Round(this=ratio, decimals=exp.Literal.number(2))
 
 
-def _difference_expr(figure: exp.Expr, first: exp.Expr, second: exp.Expr) -> exp.Expr:
-    """agg FILTER (WHERE first) - agg FILTER (WHERE second), rounded as the figure is."""
+def _difference_expr(
+    figure: exp.Expr, first: exp.Expr, second: exp.Expr, *, kind: str = ""
+) -> exp.Expr:
+    """agg FILTER (WHERE first) - agg FILTER (WHERE second), rounded as the figure is; with
+    kind "percent" that difference as a percentage of the second, with "ratio" the first
+    over the second (both rounded to 2 places)."""
     inner = figure.this if isinstance(figure, exp.Round) else figure
     parts = [
         exp.Filter(this=inner.copy(), expression=exp.Where(this=rows.copy()))
         for rows in (first, second)
     ]
-    gap = exp.Sub(this=parts[0], expression=parts[1])
-    return exp.Round(this=gap, decimals=exp.Literal.number(2)) if figure is not inner else gap
+    base = exp.Nullif(this=parts[1].copy(), expression=exp.Literal.number(0))
+    two = exp.Literal.number(2)
+    if kind == "ratio":  # a DOUBLE division, never an integer one
+        ratio = exp.Div(
+            this=exp.Mul(this=exp.Literal.number("1.0"), expression=parts[0]), expression=base
+        )
+        return exp.Round(this=ratio, decimals=two)
+    gap: exp.Expr = exp.Sub(this=parts[0], expression=parts[1])
+    if kind == "percent":
+        scaled = exp.Mul(this=exp.Literal.number("100.0"), expression=exp.Paren(this=gap))
+        return exp.Round(this=exp.Div(this=scaled, expression=base), decimals=two)
+    return exp.Round(this=gap, decimals=two) if figure is not inner else gap
 
 
 def _group_share_expr(whole: exp.Expr) -> exp.Expr:
@@ -254,8 +272,14 @@ def _group_share_expr(whole: exp.Expr) -> exp.Expr:
     return exp.Round(this=ratio, decimals=exp.Literal.number(2))
 
 
-def _filter_expr(f: Filter) -> exp.Expr:
-    column = exp.column(f.column, table=f.table)
+def _filter_expr(f: Filter, catalog: Catalog | None = None) -> exp.Expr:
+    """`f` as SQL. With the catalog, a column that is no stored column reads as the SQL
+    expression it is (`year("date")`: the year a pair of years compares)."""
+    column = (
+        exp.column(f.column, table=f.table)
+        if catalog is None
+        else _named(f.column, f.table, catalog)
+    )
     if f.op in ("in", "spellings"):
         return exp.In(this=column, expressions=[_literal(v) for v in f.value])
     if f.op == "not in":  # a catch-all bin left out of a ranking

@@ -274,6 +274,14 @@ def scan_tables(
             if sample(name)
         },
     )
+    yearly = _one_per_row_columns(
+        connection,
+        {
+            name: [r.column for r in rows if _once_checked(r.column, r.type)]
+            for name, rows in small.items()
+            if sample(name)
+        },
+    )
     for name, rows in grouped.items():
         kind = rows[0].kind
         timeout = VIEW_TIMEOUT_S if kind == "view" else TABLE_TIMEOUT_S
@@ -304,6 +312,7 @@ def scan_tables(
                     low,
                     _listed(distinct, row_count),
                     zero_one=r.column in flags.get(name, ()),
+                    one_per_row=r.column in yearly.get(name, ()),
                 )
             )
         tables[name] = TableInfo(name, kind, rows[0].table_comment, row_count, tuple(columns))
@@ -335,6 +344,14 @@ def sample_tables(
             if t.kind == "table" and 0 <= t.row_count <= PROFILE_SAMPLE_ROWS
         },
     )
+    yearly = _one_per_row_columns(
+        connection,
+        {
+            t.name: [c.name for c in t.columns if _once_checked(c.name, c.type)]
+            for t in tables
+            if t.kind == "table" and 0 <= t.row_count <= PROFILE_SAMPLE_ROWS
+        },
+    )
     out: dict[str, TableInfo] = {}
     probe_values: list[ColumnValues] = []
     for table in tables:
@@ -359,6 +376,7 @@ def sample_tables(
                     low,
                     _listed(distinct, table.row_count),
                     zero_one=c.zero_one or c.name in flags.get(table.name, ()),
+                    one_per_row=c.one_per_row or c.name in yearly.get(table.name, ()),
                 )
             )
         out[table.name] = TableInfo(
@@ -391,6 +409,35 @@ def _zero_one_columns(
             columns = numbers_of[part[i]]
             found[part[i]] = {c for c, f in zip(columns, flags or (), strict=True) if f}
     return found
+
+
+def _once_checked(name: str, type_name: str) -> bool:
+    """A whole-number year or id column: whether each of its values is on one row says
+    whether the table has one row a year, or one row per thing the id names."""
+    low = name.lower()
+    named_id = low == "id" or (low.endswith(("_id", "id")) and low not in ("paid", "valid"))
+    return (low in ("year", "yr") or named_id) and "INT" in type_name.upper()
+
+
+def _one_per_row_columns(
+    connection: duckdb.DuckDBPyConnection, columns_of: dict[str, list[str]], chunk: int = 100
+) -> dict[str, set[str]]:
+    """The columns of each table holding each of their values on one row only (and no
+    NULL), in one statement per chunk of tables; a chunk that fails leaves none."""
+    found: dict[str, set[str]] = {}
+    names = [n for n, cols in columns_of.items() if cols]
+    for start in range(0, len(names), chunk):
+        part = names[start : start + chunk]
+        rows = _per_table_lists(connection, part, columns_of, _each_once)
+        for i, flags in rows or ():
+            columns = columns_of[part[i]]
+            found[part[i]] = {c for c, f in zip(columns, flags or (), strict=True) if f}
+    return found
+
+
+def _each_once(column: str) -> str:
+    quoted = quote_identifier(column)
+    return f"coalesce(count(DISTINCT {quoted}) = count(*) AND count({quoted}) = count(*), false)"
 
 
 def _only_zero_one(column: str) -> str:

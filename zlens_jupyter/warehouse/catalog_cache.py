@@ -25,7 +25,7 @@ from zlens_jupyter.warehouse.catalog import ColumnValues, KeyConstraint
 from zlens_jupyter.warehouse.models import ColumnInfo, TableInfo
 
 CACHE_ENV_VAR = "ZLENS_CACHE_DIR"  # the same folder the sample database is built in
-FORMAT = 4  # bump when what a profile holds changes
+FORMAT = 6  # bump when what a profile holds changes
 
 
 @dataclass
@@ -104,7 +104,15 @@ def save_profile(key: str, profile: Profile) -> None:
 
 
 def _column(c: ColumnInfo) -> tuple[Any, ...]:
-    return (c.name, c.type, c.comment, list(c.distinct_values), c.distinct_count, c.zero_one)
+    return (
+        c.name,
+        c.type,
+        c.comment,
+        list(c.distinct_values),
+        c.distinct_count,
+        c.zero_one,
+        c.one_per_row,
+    )
 
 
 def _profile_from(data: dict[str, Any]) -> Profile:
@@ -115,8 +123,10 @@ def _profile_from(data: dict[str, Any]) -> Profile:
             comment,
             int(rows),
             tuple(
-                ColumnInfo(n, ty, cm, tuple(vals), int(count), zero_one=bool(flag))
-                for n, ty, cm, vals, count, flag in columns
+                ColumnInfo(
+                    n, ty, cm, tuple(vals), int(count), zero_one=bool(flag), one_per_row=bool(once)
+                )
+                for n, ty, cm, vals, count, flag, once in columns
             ),
         )
         for name, kind, comment, rows, columns in data["tables"]

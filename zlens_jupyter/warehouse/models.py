@@ -38,6 +38,11 @@ class ColumnInfo:
     # yes/no flag, whatever its name, so "the callback rate" is its mean and "how many got a
     # callback" counts its 1s. Measured when the table was profiled (False when not).
     zero_one: bool = False
+    # A whole-number `year` or id column whose every value is on one row only (one row a
+    # year, one row per patient): "the population in 1900" is that row's; the table whose
+    # `id` is so is where the things other tables repeat are one each. Measured when the
+    # table was profiled.
+    one_per_row: bool = False
 
 
 @dataclass(frozen=True)

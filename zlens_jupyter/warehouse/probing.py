@@ -554,7 +554,9 @@ class ValueIndex:
 _Tables = tuple[dict[str, list[int]], dict[str, list[int]], dict[str, list[int]]]
 
 
-def _joined_parts(by_phrase: dict[str, list[tuple[str, str, str]]]) -> dict[tuple[str, str], set[str]]:
+def _joined_parts(
+    by_phrase: dict[str, list[tuple[str, str, str]]],
+) -> dict[tuple[str, str], set[str]]:
     """{(table, column): the values that column's joined values list}: the parts of values
     holding several joined by a separator ('Comedy|Drama' -> comedy, drama), each listed by
     two such values at least (one 'N/A' makes no list of 'a')."""
