@@ -1105,6 +1105,35 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO loans VALUES ('loan officer', 1000, 'A'), ('nurse', 2000, 'B'),
               ('teacher', 1500, 'A'), ('nurse', 500, 'C');
         """,
+        # one row a year (the year measured unique when profiled); a dotted population in
+        # thousands; prices indexed
+        "yearbook": """
+            CREATE TABLE yearly (Year BIGINT, CPI DOUBLE, "population.K" DOUBLE,
+              realGDPperCapita DOUBLE, executive VARCHAR);
+            INSERT INTO yearly VALUES (1900, 8.0, 76094, 6000, 'McKinley'),
+              (1910, 9.0, 92407, 7000, 'Taft'), (1950, 24.1, 151868, 15000, 'Truman'),
+              (1970, 38.8, 205052, 23000, 'Nixon'), (1980, 82.4, 227225, 29000, 'Carter'),
+              (2000, 172.2, 282162, 46000, 'Clinton');
+        """,
+        # one row per patient (`id` unique), and their visits repeating the id
+        "trial": """
+            CREATE TABLE patients (id BIGINT, age DOUBLE, sex VARCHAR, chol DOUBLE,
+              stage BIGINT);
+            INSERT INTO patients VALUES (1, 58.0, 'f', 260, 4), (2, 56.0, 'f', 300, 3),
+              (3, 70.0, 'm', 180, 4), (4, 54.0, 'f', 240, 2);
+            CREATE TABLE visits (id BIGINT, day BIGINT, age DOUBLE, sex VARCHAR, chol DOUBLE,
+              stage BIGINT);
+            INSERT INTO visits VALUES (1, 0, 58.0, 'f', 260, 4), (1, 180, 58.5, 'f', 250, 4),
+              (2, 0, 56.0, 'f', 300, 3), (3, 0, 70.0, 'm', 180, 4),
+              (3, 200, 70.5, 'm', 190, 4), (3, 400, 71.0, 'm', 200, 4),
+              (4, 0, 54.0, 'f', 240, 2);
+        """,
+        # a moment kept as whole seconds since 1970
+        "clicks": """
+            CREATE TABLE purchases (user_id BIGINT, created_utc BIGINT, amount DOUBLE);
+            INSERT INTO purchases VALUES (1, 1420070400, 10.0), (2, 1451606400, 20.0),
+              (1, 1451692800, 5.0), (3, 1483228800, 7.5);
+        """,
         # a count of deaths on each row: "people died" adds it up
         "tremors": """
             CREATE TABLE quakes_log (region VARCHAR, deaths BIGINT, magnitude DOUBLE);
@@ -3328,6 +3357,46 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Which discipline has more professors?",
             "SELECT discipline, COUNT(*) FROM Salaries WHERE rank = 'Prof' GROUP BY 1 "
             "ORDER BY 2 DESC LIMIT 1",
+        ),
+        # a year said of a table of one row a year: that row's own figure
+        (
+            "yearbook",
+            "What was the population in 1900?",
+            'SELECT "population.K" FROM yearly WHERE Year = 1900',
+        ),
+        # a change asked as a percentage, and as a ratio
+        (
+            "yearbook",
+            "By what percentage did CPI rise from 1970 to 1980?",
+            "SELECT ROUND(100.0 * (82.4 - 38.8) / 38.8, 2)",
+        ),
+        (
+            "yearbook",
+            "How many times larger was real GDP per capita in 2000 than in 1950?",
+            "SELECT ROUND(46000 / 15000, 2)",
+        ),
+        # the first year past a level (the population kept in thousands)
+        (
+            "yearbook",
+            "In what year did the population first go over 200 million?",
+            'SELECT MIN(Year) FROM yearly WHERE "population.K" > 200000',
+        ),
+        # the patients are the rows of the table keyed once by their id
+        (
+            "trial",
+            "How many of the patients are women?",
+            "SELECT COUNT(*) FROM patients WHERE sex = 'f'",
+        ),
+        (
+            "trial",
+            "How old were the patients on average?",
+            "SELECT ROUND(AVG(age), 2) FROM patients",
+        ),
+        # whole seconds since 1970 read as the moment they are
+        (
+            "clicks",
+            "How many purchases were made in 2016?",
+            "SELECT COUNT(*) FROM purchases WHERE year(epoch_ms(created_utc * 1000)) = 2016",
         ),
     ],
 )

@@ -141,18 +141,26 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
 
 def _dates_read(query: exp.Expr, catalog: Catalog) -> exp.Expr:
     """Every reference to a text column of dates (`ColumnInfo.date_format`) read as the date
-    it holds: try_strptime(trim(column), format), a DATE where the format has no time."""
+    it holds: try_strptime(trim(column), format), a DATE where the format has no time; a
+    whole-number count of seconds since 1970 through epoch_ms."""
     for column in list(query.find_all(exp.Column)):
         table, name = column.table, column.name
         info = catalog.table(table) if table else None
         stored = info.column(name) if info is not None and name else None
         if stored is None or not stored.date_format:
             continue
-        read: exp.Expr = exp.func(
-            "try_strptime",
-            exp.func("trim", column.copy()),
-            exp.Literal.string(stored.date_format),
-        )
+        read: exp.Expr
+        if stored.date_format.startswith("epoch"):
+            # whole seconds (or milliseconds) since 1970, read as a UTC TIMESTAMP
+            scale = "1" if "milli" in stored.date_format else "1000"
+            millis = exp.Mul(this=column.copy(), expression=exp.Literal.number(scale))
+            read = exp.func("epoch_ms", millis)
+        else:
+            read = exp.func(
+                "try_strptime",
+                exp.func("trim", column.copy()),
+                exp.Literal.string(stored.date_format),
+            )
         if stored.type.upper() == "DATE":
             read = exp.cast(read, "DATE")
         column.replace(read)

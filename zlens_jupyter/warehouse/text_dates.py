@@ -97,12 +97,65 @@ def _candidates(catalog: Catalog) -> dict[str, list[str]]:
     return found
 
 
+# Whole-number columns named as a moment (`timestamp`, `created_utc`) may count seconds (or
+# milliseconds) since 1970: their format is said this way, and the SQL reads them with
+# epoch_ms, which gives a TIMESTAMP in UTC whatever the machine's time zone.
+EPOCH_SECONDS = "epoch seconds"
+EPOCH_MILLISECONDS = "epoch milliseconds"
+_MOMENT_WORDS = frozenset({"timestamp", "time", "ts", "epoch", "unix", "created", "updated", "utc"})
+# The seconds of 1973-03-03 to 2096-11-14 (a count below would be a small number, not a
+# moment; milliseconds are the same range times 1,000)
+_EPOCH_SECONDS = (100_000_000, 4_000_000_000)
+
+
+def _epoch_candidates(catalog: Catalog) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for table in catalog.tables.values():
+        if table.kind != "table" or table.row_count <= 0:
+            continue
+        named = [
+            c.name
+            for c in table.columns
+            if "INT" in c.type.upper() and _name_words(c.name) & _MOMENT_WORDS
+        ]
+        if named:
+            found[table.name] = named
+    return found
+
+
+def _epoch_formats(
+    connection: duckdb.DuckDBPyConnection, catalog: Catalog
+) -> dict[tuple[str, str], str]:
+    """(table, column) -> the epoch unit of whole-number moment columns whose every sampled
+    value is a moment since 1970 in seconds (or milliseconds)."""
+    formats: dict[tuple[str, str], str] = {}
+    low, high = _EPOCH_SECONDS
+    for table, columns in list(_epoch_candidates(catalog).items())[:MAX_TABLES]:
+        ranges = ", ".join(
+            f"min({quote_identifier(c)}), max({quote_identifier(c)})" for c in columns
+        )
+        sample = f"(SELECT * FROM {quote_identifier(table)} LIMIT {SAMPLE_ROWS})"
+        rows = fetch_best_effort(connection, f"SELECT {ranges} FROM {sample}", timeout_s=_TIMEOUT_S)
+        if not rows:
+            continue
+        for k, column in enumerate(columns):
+            least, most = rows[0][2 * k], rows[0][2 * k + 1]
+            if least is None or most is None:
+                continue
+            if low <= least and most <= high:
+                formats[(table, column)] = EPOCH_SECONDS
+            elif low * 1000 <= least and most <= high * 1000:
+                formats[(table, column)] = EPOCH_MILLISECONDS
+    return formats
+
+
 def detect_text_dates(
     connection: duckdb.DuckDBPyConnection, catalog: Catalog
 ) -> dict[tuple[str, str], str]:
     """(table, column) -> format for the text columns that hold dates written one way,
-    each confirmed by DuckDB reading the whole sample with it."""
-    formats: dict[tuple[str, str], str] = {}
+    each confirmed by DuckDB reading the whole sample with it; and for whole-number
+    columns counting seconds or milliseconds since 1970 (`EPOCH_SECONDS`)."""
+    formats: dict[tuple[str, str], str] = _epoch_formats(connection, catalog)
     for table, columns in list(_candidates(catalog).items())[:MAX_TABLES]:
         lists = ", ".join(
             f"list({quote_identifier(c)}) FILTER (WHERE {quote_identifier(c)} IS NOT NULL)"
@@ -136,7 +189,7 @@ def with_text_dates(catalog: Catalog, formats: dict[tuple[str, str], str]) -> Ca
         info = tables.get(table)
         if info is None:
             continue
-        kind = "TIMESTAMP" if "%H" in fmt else "DATE"
+        kind = "TIMESTAMP" if "%H" in fmt or fmt.startswith("epoch") else "DATE"
         columns = tuple(
             replace(c, type=kind, date_format=fmt) if c.name == column else c for c in info.columns
         )
