@@ -1134,6 +1134,19 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO purchases VALUES (1, 1420070400, 10.0), (2, 1451606400, 20.0),
               (1, 1451692800, 5.0), (3, 1483228800, 7.5);
         """,
+        # a storm named by a number word, beside a question that asks for five of them
+        "gales": """
+            CREATE TABLE storm_lows (name VARCHAR, pressure BIGINT);
+            INSERT INTO storm_lows VALUES ('Five', 1007), ('Wilma', 882), ('Rita', 895),
+              ('Ivan', 910), ('Kate', 950), ('Lee', 990), ('Max', 1000);
+        """,
+        # two years of monthly sales per city, years and months as numbers
+        "citymonths": """
+            CREATE TABLE city_months (city VARCHAR, year BIGINT, month BIGINT, sales BIGINT);
+            INSERT INTO city_months VALUES ('Austin', 2022, 1, 100), ('Austin', 2022, 2, 500),
+              ('Austin', 2023, 1, 300), ('Austin', 2023, 2, 350), ('Waco', 2022, 1, 40),
+              ('Waco', 2023, 1, 45);
+        """,
         # a count of deaths on each row: "people died" adds it up
         "tremors": """
             CREATE TABLE quakes_log (region VARCHAR, deaths BIGINT, magnitude DOUBLE);
@@ -3397,6 +3410,44 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "clicks",
             "How many purchases were made in 2016?",
             "SELECT COUNT(*) FROM purchases WHERE year(epoch_ms(created_utc * 1000)) = 2016",
+        ),
+        # "widest range": the largest minus the smallest; of names, how many kinds
+        (
+            "payroll",
+            "Which rank has the widest range of salaries?",
+            "SELECT rank, MAX(salary) - MIN(salary) FROM Salaries GROUP BY 1 ORDER BY 2 DESC "
+            "LIMIT 1",
+        ),
+        (
+            "mileage",
+            "Which manufacturer has the widest range of models?",
+            "SELECT manufacturer, COUNT(DISTINCT model) FROM mpg GROUP BY 1 ORDER BY 2 DESC "
+            "LIMIT 1",
+        ),
+        # "which five": how many to show, never the storm named Five
+        (
+            "gales",
+            "Which five storms had the lowest pressure?",
+            "SELECT name, MIN(pressure) FROM storm_lows GROUP BY 1 ORDER BY 2 LIMIT 5",
+        ),
+        # "when" of a peak over rows kept by year, month, day and hour: the row, whole
+        (
+            "sightings",
+            "When did Dora reach its peak wind speed?",
+            "SELECT * FROM storms WHERE name = 'Dora' ORDER BY wind DESC LIMIT 1",
+        ),
+        # "in which year were …": the year ranked by the figure, over years kept as numbers
+        (
+            "citymonths",
+            "In which year were sales in Austin highest?",
+            "SELECT year, SUM(sales) FROM city_months WHERE city = 'Austin' GROUP BY 1 "
+            "ORDER BY 2 DESC LIMIT 1",
+        ),
+        # "on average" said before the grouping
+        (
+            "mileage",
+            "What is the highway mileage on average by class?",
+            "SELECT class, ROUND(AVG(hwy), 2) FROM mpg GROUP BY 1 ORDER BY 2 DESC",
         ),
     ],
 )

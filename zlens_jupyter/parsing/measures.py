@@ -129,9 +129,7 @@ def read_measures(
         table = next((t for t in span.targets if t.kind == "table"), None)
         # a column in two tables: the one the question's filters are on ("African countries
         # with a life expectancy below 50" counts gapminder's countries, not the code list)
-        column = pick_column(
-            span, near, numeric=agg in ("sum", "avg", "median", "min", "max", "stddev")
-        )
+        column = pick_column(span, near, numeric=agg in _FIGURES)
         numeric = pick_column(span, None, numeric=True)
         if numeric is not None and (numeric.column or "").lower() in CALENDAR_WORDS:
             numeric = None  # "the hottest day" ranks days; it is not the maximum of `Day`
@@ -310,7 +308,7 @@ def read_measures(
                     )
                 else:
                     p.notes.append(f"counted the distinct values of {column.column}")
-        elif agg in ("sum", "avg", "median", "min", "max", "stddev") and column is not None:
+        elif agg in _FIGURES and column is not None:
             measures.append(Measure(agg, column.table, column, alias=f"{agg}_{column.column}"))
         elif agg is None and column is not None and _ratings_counted(p.tokens, span, column):
             # "which movie has the most ratings" over a half-star `rating`: how many were
@@ -534,8 +532,11 @@ def read_measures(
     if len(implicit) < len(measures):
         measures = [m for i, m in enumerate(measures) if i not in implicit]
     for span, key in keyed:
-        _things_by_their_key(p, span, key, measures, grouped or time_grain is not None)
-    asked = [a for _, _, a in aggs if a in ("sum", "avg", "median", "min", "max", "stddev")]
+        # "professors teaching upper-level courses": two things by their ids, the rows are
+        # neither one each; only one thing named is counted once by its key
+        once = len({k for _, k in keyed}) == 1
+        _things_by_their_key(p, span, key, measures, grouped or time_grain is not None or not once)
+    asked = [a for _, _, a in aggs if a in _FIGURES]
     if asked and not any(m.agg in asked or m.agg == "metric" for m in measures):
         # "the average shipping time for a diamond": an average of something no column
         # names is not a count of diamonds.
@@ -658,6 +659,8 @@ def read_measures(
     return measures
 
 
+# The aggregates taken of a number column ("range": its largest minus its smallest)
+_FIGURES = ("sum", "avg", "median", "min", "max", "stddev", "range")
 _AGG_NAMES = {
     "avg": "average",
     "max": "maximum",

@@ -43,6 +43,8 @@ AGG_WORDS: dict[tuple[str, ...], str] = {
     ("max",): "max",
     ("minimum",): "min",
     ("min",): "min",
+    # "the widest range of salaries" is read as "the highest spread of salaries" (rewording)
+    ("spread", "of"): "range",
 }
 # Superlatives: MAX/MIN of a column when nothing is grouped, an ordering when something is.
 SUPERLATIVES = {

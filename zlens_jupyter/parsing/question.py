@@ -131,6 +131,7 @@ from .rewording import (
     names_asked,
     new_as_issued,
     number_range,
+    on_average_last,
     paired_figures,
     peaked,
     per_day_said,
@@ -151,6 +152,7 @@ from .rewording import (
     when_ranked,
     which_has_more,
     which_single,
+    widest_range,
     with_at_least_one_row,
 )
 from .row_answers import asks_when, one_of_a_kind_ranked, says_when, value_at_a_time_end
@@ -321,6 +323,8 @@ def parse_question(
             [],
         )
     spec = result.spec
+    if spec is not None and frame.tokens[:1] == ["when"] and not says_when(spec):
+        _when_by_its_row(spec, catalog)
     if spec is not None and asks_when(frame.tokens) and not says_when(spec):
         # "when was the hottest day" answered with the temperature alone would be a figure
         # for another question: a time the data cannot give is asked about
@@ -346,7 +350,7 @@ def _parse(
     elif (times := times_larger(tokens)) is not None:
         # "how many times larger was GDP in 2000 than in 1950": the later over the earlier
         tokens, change_kind = times, "ratio"
-    tokens = the_number_of_them(preposition_said_once(how_much_more(tokens)))
+    tokens = the_number_of_them(preposition_said_once(how_much_more(on_average_last(tokens))))
     tokens, subject_read = _the_one_subject(tokens, lexicon, values or [])
     tokens = _people_counted_by_a_column(tokens, lexicon)
     tokens, gap_read = _gap_of_a_figure(tokens, lexicon, catalog)
@@ -381,6 +385,7 @@ def _parse(
     tokens = common_number_of(per_day_said(ages_said(tokens)))
     tokens = the_average_one(each_combination(end_of_the_data(tokens)))
     tokens = done_to_the_most(tokens, lexicon)  # "rated the most movies"
+    tokens = widest_range(tokens, lexicon)  # "the widest range of salaries"
     tokens, change_read, change_asked = change_between(tokens)
     tokens, vary_read = varies_with(tokens)
     tokens, range_read = paired_figures(tokens, lexicon)
@@ -1485,6 +1490,21 @@ def _parse(
 
 _DIFFERENCE_WORDS = frozenset({"difference", "gap"})
 _ARTICLES = frozenset({"the", "a", "an"})
+
+
+def _when_by_its_row(spec: QuestionSpec, catalog: Catalog) -> None:
+    """ "When did Andrew reach its peak wind speed?" over storm readings kept by year, month,
+    day and hour (no date column): the row of the extreme, shown whole, says when."""
+    m = spec.measures[0] if len(spec.measures) == 1 else None
+    if m is None or m.agg not in ("max", "min") or m.target is None or spec.group_by:
+        return
+    if not calendar_columns(catalog, m.table) or not is_numeric(m.target.type):
+        return
+    spec.listing, spec.order_desc, spec.limit = True, m.agg == "max", 1
+    spec.notes.append(
+        f"the row with the {'highest' if m.agg == 'max' else 'lowest'} "
+        f"{m.target.column}, whose calendar columns say when"
+    )
 
 
 def _ranked_group_pinned(spec: QuestionSpec) -> Filter | None:

@@ -284,6 +284,21 @@ def scope_said_first(question: str) -> str:
     return f"{asked} {lead} {scope}{mark}"
 
 
+def on_average_last(tokens: list[str]) -> list[str]:
+    """ "the price per carat on average by cut" -> "the price per carat by cut on average":
+    "on average" said of the figure before a grouping or a filter, read where it ends the
+    question."""
+    for i in range(1, len(tokens) - 2):
+        if tokens[i : i + 2] == ["on", "average"] and tokens[i + 2] in (
+            "by",
+            "for",
+            "in",
+            "across",
+        ):
+            return [*tokens[:i], *tokens[i + 2 :], "on", "average"]
+    return tokens
+
+
 def which_has_more(tokens: list[str]) -> list[str]:
     """ "which discipline has more professors" -> "… has the most professors": of the groups,
     the one with the most; "more … than" stays a comparison."""
@@ -744,6 +759,30 @@ def each_combination(tokens: list[str]) -> list[str]:
     return tokens
 
 
+_WIDE = {"widest": True, "broadest": True, "largest": True, "biggest": True, "greatest": True}
+_NARROW = {"narrowest": False, "smallest": False}
+
+
+def widest_range(tokens: list[str], lex: Lexicon) -> list[str]:
+    """ "which rank has the widest range of salaries" -> "… the highest spread of salaries"
+    (the largest minus the smallest); "which maker has the widest range of models" -> "… the
+    most distinct models" (how many kinds it has)."""
+    for i in range(len(tokens) - 3):
+        wide = {**_WIDE, **_NARROW}.get(tokens[i])
+        if (
+            wide is None
+            or tokens[i + 1] not in ("range", "variety", "spread")
+            or tokens[i + 2] != "of"
+        ):
+            continue
+        named = [t for t in lex.lookup(tokens[i + 3 : i + 4]) if t.kind == "column"]
+        if named and all(is_numeric(t.type) for t in named) and tokens[i + 1] != "variety":
+            return [*tokens[:i], "highest" if wide else "lowest", "spread", "of", *tokens[i + 3 :]]
+        if named and not any(is_numeric(t.type) for t in named):
+            return [*tokens[:i], "most" if wide else "fewest", "distinct", *tokens[i + 3 :]]
+    return tokens
+
+
 def done_to_the_most(tokens: list[str], lex: Lexicon) -> list[str]:
     """ "which user has rated the most movies" -> "… has the most movies": the things ranked
     by how many there are are the rows; the verb (`rated`) says what was done to each, never
@@ -870,6 +909,17 @@ def when_ranked(tokens: list[str], catalog: Catalog) -> list[str]:
     where it keeps years as numbers only."""
     if all(superlative_direction(t) is None for t in tokens[1:]):
         return tokens
+    if (
+        tokens[:2] in (["in", "which"], ["in", "what"])
+        and tokens[2:3] in (["year"], ["month"], ["decade"])
+        and tokens[3:4] in (["was"], ["were"], ["is"], ["are"])
+        and len(tokens) > 5
+        and superlative_direction(tokens[-1]) is not None
+        and not has_dates(catalog)
+    ):
+        # "in which year were sales in Austin highest" over year and month numbers: the
+        # year with the highest sales, as "which year had the highest sales in Austin" reads
+        return ["which", tokens[2], "had", "the", tokens[-1], *tokens[4:-1]]
     days = any(rows_are_days(catalog, name) for name in catalog.tables)
     if days and tokens[:3] in (["on", "which", "day"], ["on", "what", "day"]):
         return tokens[1:]  # "on which day was ozone highest": the day rows, ranked

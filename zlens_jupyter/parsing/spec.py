@@ -8,7 +8,10 @@ from typing import Any
 from ..warehouse.models import LIST_SEPARATORS as LIST_SEPARATORS  # where filters read it
 from .lexicon import Target
 
-AGGREGATES = ("count", "count_distinct", "sum", "avg", "median", "min", "max", "stddev", "corr")
+AGGREGATES = (
+    *("count", "count_distinct", "sum", "avg", "median", "min", "max", "stddev", "corr"),
+    "range",  # the largest minus the smallest ("the widest range of salaries")
+)
 # A filter with op "has" keeps the rows listing its value among others joined by one of
 # LIST_SEPARATORS ('Rain , Thunderstorm', 'Laptop; Paper').
 # A filter with op "spellings" holds one value as the data stores it several ways ('Fled on

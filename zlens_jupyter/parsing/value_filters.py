@@ -17,7 +17,7 @@ from .phrasing import CALENDAR_WORDS
 from .reading import HAVING, ParseState, clarify
 from .scope import inside_a_table_name, starts_a_name, table_name_words
 from .spec import LIST_SEPARATORS, ColumnRef, Filter, ParseResult, QuestionSpec
-from .words import GLUE_WORDS, identifier_words, question_tokens, stem, to_number
+from .words import GLUE_WORDS, NUMBER_WORDS, identifier_words, question_tokens, stem, to_number
 
 _FROM_WORDS = {"from", "departing", "leaving", "out", "origin"}
 _TO_WORDS = {"to", "arriving", "into", "bound", "destination", "toward", "towards"}
@@ -35,6 +35,14 @@ def filters_of_values(
         if not words or not match.table:
             continue  # a bare month name with no month column: the time parser handles it
         for i in range(len(p.tokens) - len(words) + 1):
+            if (
+                p.tokens[i : i + len(words)] == words
+                and len(words) == 1
+                and words[0] in NUMBER_WORDS
+                and i > 0
+                and p.tokens[i - 1] in ("which", "top", "bottom", "first", "last", "the")
+            ):
+                continue  # "which five storms": how many to show, never the storm named Five
             if p.tokens[i : i + len(words)] == words and (
                 starts_a_name(p.tokens, i, lex)
                 or inside_a_table_name(p.tokens, i, words, lex)

@@ -216,6 +216,8 @@ def _measure_expr(m: Measure, semantic: SemanticModel | None, catalog: Catalog) 
         return exp.Round(
             this=exp.Corr(this=inner, expression=other), decimals=exp.Literal.number(3)
         )
+    elif m.agg == "range":  # the largest minus the smallest
+        return exp.Sub(this=exp.Max(this=inner), expression=exp.Min(this=inner.copy()))
     elif m.agg == "stddev":  # the sample's, as statistics packages give it
         return exp.Round(this=exp.StddevSamp(this=inner), decimals=exp.Literal.number(2))
     else:
@@ -507,8 +509,19 @@ def _row_order(spec: QuestionSpec, catalog: Catalog) -> list[exp.Expr] | None:
     target = spec.measures[0].target if spec.measures else None
     if spec.order_desc is None or target is None:
         return None
-    column = _named(target.column or "", spec.measures[0].table, catalog)
-    return [exp.Ordered(this=column, desc=spec.order_desc, nulls_first=False)]
+    table = spec.measures[0].table
+    column = _named(target.column or "", table, catalog)
+    # rows tied on it come earliest first (by their time, then by every column), so the
+    # same row is shown on every run and engine: "when did it peak" is when it first did
+    info = catalog.table(table)
+    times = [
+        c.name
+        for c in (info.columns if info is not None else ())
+        if c.name.lower() in ("date", "year", "month", "day", "hour", "minute")
+        or c.type.upper().startswith(("DATE", "TIMESTAMP"))
+    ]
+    ties = [exp.Ordered(this=_named(name, table, catalog)) for name in times]
+    return [exp.Ordered(this=column, desc=spec.order_desc, nulls_first=False), *ties]
 
 
 def _order(spec: QuestionSpec, dims: list[exp.Expr]) -> list[exp.Expr] | None:
