@@ -3449,6 +3449,24 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "What is the highway mileage on average by class?",
             "SELECT class, ROUND(AVG(hwy), 2) FROM mpg GROUP BY 1 ORDER BY 2 DESC",
         ),
+        # "change with" groups by what follows; no "having more than 0 years"
+        (
+            "payroll",
+            "How does average salary change with years of service?",
+            'SELECT "yrs.service", ROUND(AVG(salary), 2) FROM Salaries GROUP BY 1 ORDER BY 2 DESC',
+        ),
+        # a yes/no question between two, answered by both figures side by side
+        (
+            "payroll",
+            "Is the average salary higher in discipline A or B?",
+            "SELECT discipline, ROUND(AVG(salary), 2) FROM Salaries GROUP BY 1 ORDER BY 2 DESC",
+        ),
+        # a breakdown named by a column: the rows counted in each of its values
+        (
+            "payroll",
+            "What is the gender breakdown of full professors?",
+            "SELECT sex, COUNT(*) FROM Salaries WHERE rank = 'Prof' GROUP BY 1 ORDER BY 2 DESC",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:
@@ -3722,6 +3740,12 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "What is the average score of the professors?",
             "each professor counted once (prof_id)",
         ),
+        # "typical" read as the average, and said (the median is another reading)
+        (
+            "payroll",
+            "What's the typical salary of a full professor?",
+            "'typical' read as the average",
+        ),
     ],
 )
 def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
@@ -3826,6 +3850,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("lenders", "Which loan officer has the most loans?"),
         # "four-year" is no year 4
         ("alumni", "What were the lowest median earnings of any four-year school in 2014?"),
+        # which figure is compared is not said: asked, never a count of salaries
+        ("payroll", "Are salaries higher for men or women?"),
     ],
 )
 def test_shapes_that_stay_open_are_asked(harbour, db: str, question: str) -> None:

@@ -31,6 +31,7 @@ AGG_WORDS: dict[tuple[str, ...], str] = {
     ("average",): "avg",
     ("avg",): "avg",
     ("mean",): "avg",
+    ("typical",): "avg",  # "the typical salary": the average, as "the typical professor"
     ("median",): "median",
     ("standard", "deviation", "of"): "stddev",
     ("standard", "deviation"): "stddev",

@@ -110,9 +110,11 @@ from .reading import (
 from .rewording import (
     FIGURE_WORDS,
     ages_said,
+    breakdown_of,
     change_between,
     combined_as_total,
     common_number_of,
+    compared_either_way,
     correlation_asked,
     done_to_the_most,
     each_combination,
@@ -350,7 +352,8 @@ def _parse(
     elif (times := times_larger(tokens)) is not None:
         # "how many times larger was GDP in 2000 than in 1950": the later over the earlier
         tokens, change_kind = times, "ratio"
-    tokens = the_number_of_them(preposition_said_once(how_much_more(on_average_last(tokens))))
+    tokens = compared_either_way(breakdown_of(on_average_last(tokens), lexicon))
+    tokens = the_number_of_them(preposition_said_once(how_much_more(tokens)))
     tokens, subject_read = _the_one_subject(tokens, lexicon, values or [])
     tokens = _people_counted_by_a_column(tokens, lexicon)
     tokens, gap_read = _gap_of_a_figure(tokens, lexicon, catalog)
@@ -491,6 +494,8 @@ def _parse(
             p.taken.add(at)
     p.taken.update(counted_in_total(tokens, p.taken))
     aggs = find_aggregates(tokens, p.taken)
+    if any(tokens[start] == "typical" for start, _, _ in aggs):
+        p.notes.append("'typical' read as the average (the median is another reading)")
     statistics = statistic_columns(tokens, lexicon, p.taken, aggs, p.notes)
     statistics += aggregates_in_names(tokens, lexicon, p.taken, aggs, p.notes)
     # Before "per" is read as a grouping: "GDP per capita" may spell `gdpPercap`.

@@ -284,6 +284,39 @@ def scope_said_first(question: str) -> str:
     return f"{asked} {lead} {scope}{mark}"
 
 
+_YES_NO_LEADS = frozenset({"is", "are", "was", "were", "do", "does", "did"})
+
+
+def compared_either_way(tokens: list[str]) -> list[str]:
+    """ "Is the average salary higher in discipline A or B?" -> "compare the average salary in
+    discipline A or B": a yes/no question between two is answered by both figures, side by
+    side (which is higher is then plain); never a yes or no alone."""
+    if tokens[:1] == [] or tokens[0] not in _YES_NO_LEADS or "or" not in tokens:
+        return tokens
+    at = next((i for i, t in enumerate(tokens) if t in _COMPARED), None)
+    if at is None or at < 2 or "than" in tokens:
+        return tokens
+    if not set(tokens) & _FIGURE_NAMED:
+        return tokens  # "are salaries higher for men or women": which figure is not said
+    return ["compare", *tokens[1:at], *tokens[at + 1 :]]
+
+
+# An aggregate said: the figure a comparison between two is made of
+_FIGURE_NAMED = frozenset({"average", "mean", "median", "total", "typical", "maximum", "minimum"})
+
+
+def breakdown_of(tokens: list[str], lex: Lexicon) -> list[str]:
+    """ "What is the gender breakdown of full professors?" -> "how many full professors by
+    gender": a breakdown named by a column is a count of the rows in each of its values."""
+    for i in range(1, len(tokens) - 2):
+        if tokens[i] not in ("breakdown", "split", "distribution") or tokens[i + 1] != "of":
+            continue
+        named = [t for t in lex.lookup(tokens[i - 1 : i]) if t.kind == "column"]
+        if named and not any(is_numeric(t.type) for t in named):
+            return ["how", "many", *tokens[i + 2 :], "by", tokens[i - 1]]
+    return tokens
+
+
 def on_average_last(tokens: list[str]) -> list[str]:
     """ "the price per carat on average by cut" -> "the price per carat by cut on average":
     "on average" said of the figure before a grouping or a filter, read where it ends the

@@ -198,6 +198,10 @@ _AFTER_A_THING = frozenset(
 )
 
 
+# "vary with", "change with": what follows is what the figure is grouped by
+_VARY_VERBS = frozenset({"vary", "varies", "differ", "differs", "change", "changes", "increase"})
+
+
 def having_a_number(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> tuple[list[str], str]:
     """ "houses that have a fireplace" -> "… have more than 0 fireplace", "have no fireplace"
     -> "have exactly 0 fireplace": having something a number column counts or measures
@@ -207,6 +211,8 @@ def having_a_number(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> tu
     for i, verb in enumerate(tokens[:-1]):
         if verb not in HAVE_VERBS:
             continue
+        if verb == "with" and i > 0 and tokens[i - 1] in _VARY_VERBS:
+            continue  # "how does salary change with years since PhD": a grouping, no having
         j, none = i + 1, tokens[i + 1] == "no"
         if none or tokens[j] in ("a", "an", "any", "some"):
             j += 1
