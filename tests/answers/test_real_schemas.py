@@ -3467,6 +3467,32 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "What is the gender breakdown of full professors?",
             "SELECT sex, COUNT(*) FROM Salaries WHERE rank = 'Prof' GROUP BY 1 ORDER BY 2 DESC",
         ),
+        # "how many times more A than B": the first count over the second
+        (
+            "payroll",
+            "How many times more men than women are there?",
+            "SELECT ROUND(1.0 * COUNT(*) FILTER (sex = 'Male') "
+            "/ COUNT(*) FILTER (sex = 'Female'), 2) FROM Salaries",
+        ),
+        # two limits of one range, the name said once after the second
+        (
+            "payroll",
+            "What is the average salary with at least 20 but fewer than 30 years of service?",
+            'SELECT ROUND(AVG(salary), 2) FROM Salaries WHERE "yrs.service" >= 20 '
+            'AND "yrs.service" < 30',
+        ),
+        # the second limit of the column the first was of
+        (
+            "payroll",
+            "How many earn more than 79000 and less than 140000?",
+            "SELECT COUNT(*) FROM Salaries WHERE salary > 79000 AND salary < 140000",
+        ),
+        # "rank X by Y": Y for each X, highest first
+        (
+            "payroll",
+            "Rank the disciplines by median salary",
+            "SELECT discipline, MEDIAN(salary) FROM Salaries GROUP BY 1 ORDER BY 2 DESC",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:

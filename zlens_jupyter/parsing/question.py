@@ -111,6 +111,7 @@ from .rewording import (
     FIGURE_WORDS,
     ages_said,
     breakdown_of,
+    but_between_limits,
     change_between,
     combined_as_total,
     common_number_of,
@@ -140,6 +141,7 @@ from .rewording import (
     percent_change_asked,
     preposition_said_once,
     qualifier_of_a_number,
+    rank_by,
     said_twice,
     scope_said_first,
     seasons,
@@ -148,6 +150,7 @@ from .rewording import (
     the_average_one,
     the_number_of_them,
     things_sold,
+    times_as_many,
     times_larger,
     two_word_happenings,
     varies_with,
@@ -315,6 +318,8 @@ def parse_question(
             [],
         )
     spec = result.spec
+    if spec is not None:  # a reading said twice (two words read the same way) is said once
+        spec.notes = list(dict.fromkeys(spec.notes))
     pinned = _ranked_group_pinned(spec) if spec is not None else None
     if pinned is not None:
         # "which loan officer approved the most loans" where 'loan officer' is a value of
@@ -352,8 +357,16 @@ def _parse(
     elif (times := times_larger(tokens)) is not None:
         # "how many times larger was GDP in 2000 than in 1950": the later over the earlier
         tokens, change_kind = times, "ratio"
+    elif (as_many := times_as_many(tokens)) is not None:
+        # "how many times more men than women are there": the first count over the second
+        tokens, change_kind = as_many, "count ratio"
+    tokens = rank_by(but_between_limits(tokens))
     tokens = compared_either_way(breakdown_of(on_average_last(tokens), lexicon))
+    averaged_apart = tokens[:3] in (["how", "much", "more"], ["how", "much", "less"]) and not (
+        {"average", "mean", "median", "total", "typical"} & set(tokens)
+    )
     tokens = the_number_of_them(preposition_said_once(how_much_more(tokens)))
+    averaged_apart = averaged_apart and tokens[-2:] == ["on", "average"]
     tokens, subject_read = _the_one_subject(tokens, lexicon, values or [])
     tokens = _people_counted_by_a_column(tokens, lexicon)
     tokens, gap_read = _gap_of_a_figure(tokens, lexicon, catalog)
@@ -437,6 +450,8 @@ def _parse(
         change_read,
     )
     p.notes += [n for n in readings if n]
+    if averaged_apart:
+        p.notes.append("'how much more' read as the difference of the averages")
     p.notes += [won.note] if won is not None else [prize_read] if prize_read else []
     p.per_people = per_people_said(tokens, p.taken, lexicon)  # "murder rate per 100,000 people"
     # "what percentage / share / proportion of …": the filters pick a part of the whole.
@@ -1176,11 +1191,16 @@ def _parse(
                 f"per {spec.time_grain} of the year (all years together)?",
                 [f"per {spec.time_grain}", f"per {spec.time_grain} of the year"],
             )
+    previous: Target | None = None  # the column of the comparison before, if any
     for comparison in comparisons:
         named = comparison_spans[comparison.op_start]
         column = pick_column(named, spec.fact_table, numeric=True) if named else None
         # the words the comparison was said in, once ("children under 12")
         what = " ".join(tokens[max(0, comparison.op_start - 1) : comparison.value_end])
+        if column is None and previous is not None and tokens[comparison.op_start - 1] == "and":
+            # "earn more than 100,000 and less than 150,000": the second limit is of the
+            # column the first was
+            column = previous
         if column is None and not names_number(named):
             column = sale_price(tokens, comparison, catalog, spec.fact_table)
             if column is not None:
@@ -1217,6 +1237,7 @@ def _parse(
                 label=column.label,
             )
         )
+        previous = column
     spec.filters += column_filters
     for span in missing:  # "days missing an ozone reading": the rows with no value there
         target = pick_column(span, spec.fact_table, numeric=False)
@@ -1484,6 +1505,11 @@ def _parse(
         if change_kind == "ratio":  # the verb was put there by the rewording, never said
             said = said.replace("'change' read as", "'how many times' read as", 1)
         spec.notes = [said if n == change_read else n for n in spec.notes]
+    if change_kind == "count ratio":
+        if not _difference_of_two(spec):
+            return clarify("How many times more of which, than which? Name both.", [])
+        spec.change_kind = "ratio"
+        spec.measures[0].alias = spec.measures[0].alias.replace("_minus_", "_over_")
     if gap_asked and not _difference_of_two(spec):
         return clarify(
             "The difference between which two? Name both, e.g. 'the difference in average "

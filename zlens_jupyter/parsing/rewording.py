@@ -703,6 +703,65 @@ def percent_change_asked(tokens: list[str]) -> bool:
 _TIMES_WORDS = frozenset({"larger", "bigger", "higher", "greater", "more"})
 
 
+def times_as_many(tokens: list[str]) -> list[str] | None:
+    """ "How many times more men than women are there?" -> "how many men and women" (the
+    caller divides the first count by the second); None for any other wording."""
+    if tokens[:4] not in (["how", "many", "times", "more"], ["how", "many", "times", "as"]):
+        return None
+    rest = tokens[4:]
+    if rest[:1] == ["many"]:  # "how many times as many men as women"
+        rest = rest[1:]
+    joint = "than" if "than" in rest else "as" if "as" in rest else None
+    if joint is None:
+        return None
+    at = rest.index(joint)
+    first, second = rest[:at], rest[at + 1 :]
+    while second[-2:] in (["are", "there"], ["were", "there"], ["is", "there"]):
+        second = second[:-2]
+    if not first or not second:
+        return None
+    return ["how", "many", *first, "and", *second]
+
+
+def but_between_limits(tokens: list[str]) -> list[str]:
+    """ "at least 10 but fewer than 20 years" -> "… at least 10 and fewer than 20 years": a
+    "but" joining two limits of one range joins them as "and" does."""
+    limits = ("fewer", "less", "more", "under", "over", "below", "above", "at", "no")
+    tokens = [
+        "and" if t == "but" and 0 < i < len(tokens) - 1 and tokens[i + 1] in limits else t
+        for i, t in enumerate(tokens)
+    ]
+    # "at least 10 and fewer than 20 years of service": the unit and name said once, after
+    # the second number, are the first number's too
+    for i in range(1, len(tokens) - 3):
+        if tokens[i] != "and" or to_number(tokens[i - 1]) is None or tokens[i + 1] not in limits:
+            continue
+        second = next(
+            (j for j in range(i + 2, min(i + 5, len(tokens))) if to_number(tokens[j]) is not None),
+            None,
+        )
+        if second is None:
+            continue
+        named = []
+        for word in tokens[second + 1 :]:
+            if word in ("in", "for", "by", "and", "or", "who", "that", "with"):
+                break
+            named.append(word)
+        if named:
+            return [*tokens[:i], *named, *tokens[i:]]
+    return tokens
+
+
+def rank_by(tokens: list[str]) -> list[str]:
+    """ "Rank the disciplines by median salary" -> "median salary by the disciplines": the
+    figure for each, ranked (a breakdown shows the highest first)."""
+    if tokens[:1] not in (["rank"], ["order"], ["sort"]) or "by" not in tokens[2:]:
+        return tokens
+    at = tokens.index("by", 2)
+    things, figure = tokens[1:at], tokens[at + 1 :]
+    return [*figure, "by", *things] if things and figure else tokens
+
+
 def times_larger(tokens: list[str]) -> list[str] | None:
     """ "How many times larger was real GDP in 2000 than in 1950?" -> "by how much did real
     GDP change from 1950 to 2000" (the caller divides instead): None for any other wording."""
@@ -779,6 +838,13 @@ def how_much_more(tokens: list[str]) -> list[str]:
     rest = tokens[end:] if end is not None else []
     if not first or not second:
         return tokens
+    if second[:1] == ["those"] and len(first) > 1:
+        # "professors in B … than those in A": the same things, another value
+        head = next((w for w in first if stem(w) != w), first[0])
+        second = [head, *second[1:]]
+    if not set(tokens) & _FIGURE_NAMED:
+        # no figure said: each one's average, the only one two groups of any size share
+        rest = [*rest, "on", "average"]
     between = ["what", "is", "the", "difference", "between", "what"]
     return [*between, *first, "and", *second, verb, *rest]
 
