@@ -3493,6 +3493,32 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Rank the disciplines by median salary",
             "SELECT discipline, MEDIAN(salary) FROM Salaries GROUP BY 1 ORDER BY 2 DESC",
         ),
+        # "how many people were unemployed": the whole-number column counting them
+        (
+            "economy",
+            "How many people were unemployed in March 1975?",
+            "SELECT SUM(unemploy) FROM economy WHERE date = DATE '1975-03-01'",
+        ),
+        # the first reading of a period, never its smallest
+        (
+            "economy",
+            "What was the savings rate at the start of 1980?",
+            "SELECT CAST(date AS VARCHAR), unemploy, psavert FROM economy "
+            "WHERE date = DATE '1980-01-01'",
+        ),
+        # "the first month with …" over dated rows: the earliest date whose row meets it
+        (
+            "economy",
+            "What was the first month with unemployment above 1450?",
+            "SELECT CAST(MIN(date) AS VARCHAR) FROM economy WHERE unemploy > 1450",
+        ),
+        # a change named by its noun: the later year's figure minus the earlier's
+        (
+            "economy",
+            "What was the savings rate growth from 1980 to 1990?",
+            "SELECT ROUND(AVG(psavert) FILTER (year(date) = 1990) "
+            "- AVG(psavert) FILTER (year(date) = 1980), 2) FROM economy",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:

@@ -113,16 +113,19 @@ from .rewording import (
     breakdown_of,
     but_between_limits,
     change_between,
+    change_named,
     combined_as_total,
     common_number_of,
     compared_either_way,
     correlation_asked,
     done_to_the_most,
     each_combination,
+    edge_of_a_period,
     either_of_two,
     end_of_the_data,
     ended_with,
     first_crossing,
+    first_period_dated,
     has_dates,
     how_much_more,
     how_often,
@@ -360,7 +363,10 @@ def _parse(
     elif (as_many := times_as_many(tokens)) is not None:
         # "how many times more men than women are there": the first count over the second
         tokens, change_kind = as_many, "count ratio"
-    tokens = rank_by(but_between_limits(tokens))
+    tokens = rank_by(but_between_limits(edge_of_a_period(tokens)))
+    tokens = first_period_dated(tokens, catalog)  # "the first month with …" over dates
+    if not change_kind:
+        tokens = change_named(tokens)  # "the population growth from 1967 to 2015"
     tokens = compared_either_way(breakdown_of(on_average_last(tokens), lexicon))
     averaged_apart = tokens[:3] in (["how", "much", "more"], ["how", "much", "less"]) and not (
         {"average", "mean", "median", "total", "typical"} & set(tokens)
@@ -1692,13 +1698,27 @@ def _people_counted_by_a_column(tokens: list[str], lexicon: Lexicon) -> list[str
         if (
             tokens[i - 2 : i] == ["how", "many"]
             and said in people()
+            and said not in value_synonyms()  # "how many women were promoted": a filter
             and verb in ("were", "are", "was", "is")
-            and _counting_column_said(tokens, i + 2, lexicon)
+            and (
+                _counting_column_said(tokens, i + 2, lexicon)
+                # "how many people were unemployed" over a whole-number `unemploy`
+                or _people_column(tokens[i + 2 : i + 3], lexicon)
+            )
         ):
             # "how many students were not working" over `count_not_working`: the column
             # counts those people; they are no rows of their own
             return [*tokens[:i], *tokens[i + 2 :]]
     return tokens
+
+
+def _people_column(words: list[str], lexicon: Lexicon) -> bool:
+    """Whether a participle said of people ("unemployed", "injured") names one whole-number
+    column that counts such people."""
+    if len(words) != 1 or not words[0].endswith("ed"):
+        return False
+    found = [t for t in lexicon.lookup(words) if t.kind == "column"]
+    return len(found) == 1 and "INT" in found[0].type.upper() and not is_key(found[0].column or "")
 
 
 def _counting_column_said(tokens: list[str], at: int, lexicon: Lexicon) -> bool:

@@ -942,6 +942,64 @@ def end_of_the_data(tokens: list[str]) -> list[str]:
     return tokens
 
 
+_PERIOD_EDGES = {"start": "earliest", "beginning": "earliest", "end": "latest"}
+
+
+def edge_of_a_period(tokens: list[str]) -> list[str]:
+    """ "What was the savings rate at the start of 2000?" -> "what was the earliest savings
+    rate in 2000"; "… at the end of the data" -> "what was the latest …": the first (or last)
+    reading of a period, never its extreme."""
+    lead = tokens[:3]
+    if lead not in (["what", "was", "the"], ["what", "is", "the"], ["what", "were", "the"]):
+        return tokens
+    for i in range(4, len(tokens) - 3):
+        edge = _PERIOD_EDGES.get(tokens[i + 2]) if tokens[i : i + 2] == ["at", "the"] else None
+        if edge is None or tokens[i + 3] != "of":
+            continue
+        period = tokens[i + 4 :]
+        if period[:2] in (["the", "data"], ["the", "dataset"], ["the", "table"]):
+            return [*lead, edge, *tokens[3:i], *period[2:]]
+        return [*lead, edge, *tokens[3:i], "in", *period]
+    return tokens
+
+
+def first_period_dated(tokens: list[str], catalog: Catalog) -> list[str]:
+    """ "the first month with unemployment above 15,000" over dated rows (no `month` column)
+    -> "the first date with …": the earliest (or latest) date whose row meets it."""
+    if not has_dates(catalog):
+        return tokens
+    own = {c.name.lower() for t in catalog.tables.values() for c in t.columns}
+    for i in range(len(tokens) - 2):
+        if tokens[i] not in ("first", "earliest", "last", "latest"):
+            continue
+        grain, after = tokens[i + 1], tokens[i + 2]
+        if grain in ("month", "week", "day") and grain not in own and after == "with":
+            return [*tokens[: i + 1], "date", *tokens[i + 2 :]]
+    return tokens
+
+
+_CHANGE_NOUNS = frozenset({"growth", "increase", "change", "decline", "drop", "rise", "fall"})
+
+
+def change_named(tokens: list[str]) -> list[str]:
+    """ "What was the total population growth from 1967 to 2015?" -> "by how much did the
+    population change from 1967 to 2015": a change named by its noun is the change asked."""
+    for i in range(2, len(tokens) - 4):
+        if tokens[i] not in _CHANGE_NOUNS:
+            continue
+        if (tokens[i + 1], tokens[i + 3]) not in (("from", "to"), ("between", "and")):
+            continue
+        if not (_a_year(tokens[i + 2]) and _a_year(tokens[i + 4])):
+            continue
+        start = next((j + 1 for j in range(i - 1, -1, -1) if tokens[j] in ("the", "of", "in")), 0)
+        subject = [t for t in tokens[start:i] if t != "total"]
+        if not subject or tokens[:1] != ["what"]:
+            continue  # "how did unemployment change from …" is the verb: both ends shown
+        verb = {"growth": "grow", "decline": "fall", "drop": "fall"}.get(tokens[i], tokens[i])
+        return ["by", "how", "much", "did", *subject, verb, *tokens[i + 1 :]]
+    return tokens
+
+
 def common_number_of(tokens: list[str]) -> list[str]:
     """ "the most common number of cylinders" -> "the most common cylinders": how many is
     the column's own value, and the most common of its values is asked, not a count."""
