@@ -3519,6 +3519,13 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT ROUND(AVG(psavert) FILTER (year(date) = 1990) "
             "- AVG(psavert) FILTER (year(date) = 1980), 2) FROM economy",
         ),
+        # "which A and B": both grouped together, the pair ranked
+        (
+            "mileage",
+            "Which combination of class and manufacturer has the highest average hwy?",
+            "SELECT class, manufacturer, ROUND(AVG(hwy), 2) FROM mpg GROUP BY 1, 2 "
+            "ORDER BY 3 DESC LIMIT 1",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:

@@ -893,6 +893,15 @@ def _parse(
         ):
             group_spans.append(first)
             limit = limit or 1
+            # "which cut and color has the highest price": both, together, ranked
+            second = next((s for s in spans if s.start == first.end + 1), None)
+            if (
+                tokens[first.end : first.end + 1] == ["and"]
+                and second is not None
+                and second not in group_spans
+                and all(t.kind == "column" and not is_numeric(t.type) for t in second.targets)
+            ):
+                group_spans.append(second)
         elif tokens[:3] == ["which", "number", "of"] and superlative is not None:
             limit = limit or 1  # one number of gears, ranked first
         elif (

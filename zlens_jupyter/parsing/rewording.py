@@ -850,7 +850,10 @@ def how_much_more(tokens: list[str]) -> list[str]:
 
 
 def each_combination(tokens: list[str]) -> list[str]:
-    """ "for each combination of rank and sex" -> "for each rank and sex"."""
+    """ "for each combination of rank and sex" -> "for each rank and sex"; "which combination
+    of cut and color has …" -> "which cut and color has …"."""
+    if tokens[:3] in (["which", "combination", "of"], ["what", "combination", "of"]):
+        return [tokens[0], *tokens[3:]]
     for i in range(len(tokens) - 2):
         kind = tokens[i] in ("combination", "combinations", "pair") and tokens[i + 1] == "of"
         if kind and i > 0 and tokens[i - 1] in ("each", "every", "per", "by"):
