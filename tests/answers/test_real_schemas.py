@@ -1147,6 +1147,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Austin', 2023, 1, 300), ('Austin', 2023, 2, 350), ('Waco', 2022, 1, 40),
               ('Waco', 2023, 1, 45);
         """,
+        # pet licences, some with no name recorded
+        "licences": """
+            CREATE TABLE pet_licenses (animal_name VARCHAR, species VARCHAR, fee DOUBLE);
+            INSERT INTO pet_licenses VALUES ('Rex', 'Dog', 20), (NULL, 'Cat', 15),
+              ('Tom', 'Cat', 15), (NULL, 'Dog', 20), ('Bo', 'Goat', 30);
+        """,
         # a count of deaths on each row: "people died" adds it up
         "tremors": """
             CREATE TABLE quakes_log (region VARCHAR, deaths BIGINT, magnitude DOUBLE);
@@ -3525,6 +3531,18 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Which combination of class and manufacturer has the highest average hwy?",
             "SELECT class, manufacturer, ROUND(AVG(hwy), 2) FROM mpg GROUP BY 1, 2 "
             "ORDER BY 3 DESC LIMIT 1",
+        ),
+        # "not" before a value: every other value
+        (
+            "mileage",
+            "What is the average hwy of cars that are not compact?",
+            "SELECT ROUND(AVG(hwy), 2) FROM mpg WHERE class <> 'compact'",
+        ),
+        # "have no <text column>": none recorded
+        (
+            "licences",
+            "How many pets have no name?",
+            "SELECT COUNT(*) FROM pet_licenses WHERE animal_name IS NULL",
         ),
     ],
 )

@@ -236,6 +236,7 @@ from .yes_no import (
     is_missing,
     moved_positions,
     negated_yes_no,
+    no_value_held,
     no_value_recorded,
     rates_of_yes,
     yes_no_column,
@@ -384,7 +385,7 @@ def _parse(
     tokens, as_stored_read = converted
     tokens, negated = negated_yes_no(tokens, lexicon, catalog)
     negated_in = list(tokens)  # the words the negated positions count in
-    tokens = no_value_recorded(tokens)
+    tokens = no_value_held(no_value_recorded(tokens), lexicon)  # "pets that have no name"
     tokens, values = stored_as_none(tokens, lexicon, catalog, values or [])
     tokens = joined_initialisms(tokens, lexicon)
     # "American-made cars": made where the nationality says, never the column `Make`
@@ -427,7 +428,9 @@ def _parse(
         (
             t
             for i, t in enumerate(tokens)
-            if t in EXCLUSIONS and not _named_negated(tokens, i, catalog)
+            if t in EXCLUSIONS
+            and not _named_negated(tokens, i, catalog)
+            and not _value_negated(tokens, i, values or [])
         ),
         None,
     )
@@ -2014,6 +2017,18 @@ def _grouping(p: ParseState, span: Span, fact_table: str) -> list[GroupBy]:
             keys = labels or (named[:1] if len(named) == 1 else []) or ([key] if key else [])
             return [GroupBy(info.name, k.name, alias=f"{stem(info.name)}_{k.name}") for k in keys]
     return []
+
+
+def _value_negated(tokens: list[str], at: int, values: list[ValueMatch]) -> bool:
+    """ "respondents who are not US citizens": "not" right before a value found in the data
+    keeps the rows with any other value (read by the value filters), no exclusion to ask."""
+    if tokens[at] not in ("not", "non"):
+        return False
+    return any(
+        (words := question_tokens(m.word)) and tokens[at + 1 : at + 1 + len(words)] == words
+        for m in values
+        if m.table and not m.prefix
+    )
 
 
 def _named_negated(tokens: list[str], at: int, catalog: Catalog) -> bool:

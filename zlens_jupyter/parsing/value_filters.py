@@ -69,9 +69,15 @@ def filters_of_values(
                     continue  # already explained, e.g. "July" as a time range
                 p.taken.update(range(i, i + len(words)))
                 before = p.tokens[i - 1] if i > 0 else None
+                if before in NEGATIONS:  # "respondents who are not US citizens"
+                    p.taken.add(i - 1)
                 out.append((match, before))
                 break
     return out
+
+
+# Words before a value that keep the rows without it ("not US citizens", "non-smokers")
+NEGATIONS = frozenset({"not", "non"})
 
 
 def choose_value_filters(
@@ -126,6 +132,13 @@ def choose_value_filters(
         if m.prefix:  # "Toyota cars": the rows whose model begins with the word Toyota
             filters.append(
                 Filter(m.table, m.column, "starts", m.value, label=m.column, said=m.word)
+            )
+            continue
+        if before in NEGATIONS and not m.prefix:
+            # "not US citizens": every row whose value is another (a row with none recorded
+            # is none of them either, and is left out, as SQL's NOT IN leaves it)
+            filters.append(
+                Filter(m.table, m.column, "not in", [m.value], label=m.column, said=f"not {m.word}")
             )
             continue
         if _listed_among_others(catalog, m):

@@ -39,6 +39,24 @@ def no_value_recorded(tokens: list[str]) -> list[str]:
     return tokens
 
 
+def no_value_held(tokens: list[str], lexicon: Lexicon) -> list[str]:
+    """ "pets that have no name" -> "pets that have missing name": "no" right before the name
+    of a text column (never a number, whose "no" is zero) is a value not recorded."""
+    for i, token in enumerate(tokens[:-1]):
+        if token != "no" or i == 0 or tokens[i - 1] not in ("have", "has", "had", "with"):
+            continue
+        for size in (2, 1):
+            named = lexicon.lookup(tokens[i + 1 : i + 1 + size])
+            columns = [t for t in named if t.kind == "column"]
+            if (
+                columns
+                and len(columns) == len(named)
+                and not any(is_numeric(t.type) for t in columns)
+            ):
+                return [*tokens[:i], "missing", *tokens[i + 1 :]]
+    return tokens
+
+
 def is_missing(tokens: list[str], span: Span, taken: set[int]) -> bool:
     """ "missing an ozone reading", "with a missing price": a column whose value is absent.
     Takes the word "missing"."""

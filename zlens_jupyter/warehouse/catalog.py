@@ -400,13 +400,24 @@ def _zero_one_columns(
     """The number columns of each table whose every value is 0 or 1 (and that hold one),
     in one statement per chunk of tables. A chunk that fails leaves its tables without flags:
     they read as numbers, as before."""
+    return _flagged_columns(connection, numbers_of, _only_zero_one, chunk)
+
+
+def _flagged_columns(
+    connection: duckdb.DuckDBPyConnection,
+    columns_of: dict[str, list[str]],
+    flag: Callable[[str], str],
+    chunk: int,
+) -> dict[str, set[str]]:
+    """The columns of each table for which the boolean aggregate `flag(column)` is true, in
+    one statement per chunk of tables; a chunk that fails flags none of its tables."""
     found: dict[str, set[str]] = {}
-    names = [n for n, cols in numbers_of.items() if cols]
+    names = [n for n, cols in columns_of.items() if cols]
     for start in range(0, len(names), chunk):
         part = names[start : start + chunk]
-        rows = _per_table_lists(connection, part, numbers_of, _only_zero_one)
+        rows = _per_table_lists(connection, part, columns_of, flag)
         for i, flags in rows or ():
-            columns = numbers_of[part[i]]
+            columns = columns_of[part[i]]
             found[part[i]] = {c for c, f in zip(columns, flags or (), strict=True) if f}
     return found
 
@@ -424,15 +435,7 @@ def _one_per_row_columns(
 ) -> dict[str, set[str]]:
     """The columns of each table holding each of their values on one row only (and no
     NULL), in one statement per chunk of tables; a chunk that fails leaves none."""
-    found: dict[str, set[str]] = {}
-    names = [n for n, cols in columns_of.items() if cols]
-    for start in range(0, len(names), chunk):
-        part = names[start : start + chunk]
-        rows = _per_table_lists(connection, part, columns_of, _each_once)
-        for i, flags in rows or ():
-            columns = columns_of[part[i]]
-            found[part[i]] = {c for c, f in zip(columns, flags or (), strict=True) if f}
-    return found
+    return _flagged_columns(connection, columns_of, _each_once, chunk)
 
 
 def _each_once(column: str) -> str:

@@ -82,19 +82,25 @@ def _name_words(name: str) -> set[str]:
     return {w.lower() for w in re.split(r"[_\W\d]+|(?<=[a-z])(?=[A-Z])", name) if w}
 
 
-def _candidates(catalog: Catalog) -> dict[str, list[str]]:
+def _candidates(
+    catalog: Catalog, typed: str = "VARCHAR", words: frozenset[str] = _TIME_WORDS
+) -> dict[str, list[str]]:
+    """{table: its columns of a `typed` type (VARCHAR, or any INT) named by one of `words`}."""
     found: dict[str, list[str]] = {}
     for table in catalog.tables.values():
         if table.kind != "table" or table.row_count <= 0:
             continue
         named = [
-            c.name
-            for c in table.columns
-            if c.type.upper().startswith("VARCHAR") and _name_words(c.name) & _TIME_WORDS
+            c.name for c in table.columns if _of_type(c.type, typed) and _name_words(c.name) & words
         ]
         if named:
             found[table.name] = named
     return found
+
+
+def _of_type(type_name: str, typed: str) -> bool:
+    kind = type_name.upper()
+    return typed in kind if typed == "INT" else kind.startswith(typed)
 
 
 # Whole-number columns named as a moment (`timestamp`, `created_utc`) may count seconds (or
@@ -108,21 +114,6 @@ _MOMENT_WORDS = frozenset({"timestamp", "time", "ts", "epoch", "unix", "created"
 _EPOCH_SECONDS = (100_000_000, 4_000_000_000)
 
 
-def _epoch_candidates(catalog: Catalog) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
-    for table in catalog.tables.values():
-        if table.kind != "table" or table.row_count <= 0:
-            continue
-        named = [
-            c.name
-            for c in table.columns
-            if "INT" in c.type.upper() and _name_words(c.name) & _MOMENT_WORDS
-        ]
-        if named:
-            found[table.name] = named
-    return found
-
-
 def _epoch_formats(
     connection: duckdb.DuckDBPyConnection, catalog: Catalog
 ) -> dict[tuple[str, str], str]:
@@ -130,7 +121,7 @@ def _epoch_formats(
     value is a moment since 1970 in seconds (or milliseconds)."""
     formats: dict[tuple[str, str], str] = {}
     low, high = _EPOCH_SECONDS
-    for table, columns in list(_epoch_candidates(catalog).items())[:MAX_TABLES]:
+    for table, columns in list(_candidates(catalog, "INT", _MOMENT_WORDS).items())[:MAX_TABLES]:
         ranges = ", ".join(
             f"min({quote_identifier(c)}), max({quote_identifier(c)})" for c in columns
         )
