@@ -1149,9 +1149,10 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         """,
         # pet licences, some with no name recorded
         "licences": """
-            CREATE TABLE pet_licenses (animal_name VARCHAR, species VARCHAR, fee DOUBLE);
-            INSERT INTO pet_licenses VALUES ('Rex', 'Dog', 20), (NULL, 'Cat', 15),
-              ('Tom', 'Cat', 15), (NULL, 'Dog', 20), ('Bo', 'Goat', 30);
+            CREATE TABLE pet_licenses (animal_name VARCHAR, species VARCHAR, fee DOUBLE,
+              insurance VARCHAR);
+            INSERT INTO pet_licenses VALUES ('Rex', 'Dog', 20, 'yes'), (NULL, 'Cat', 15, 'no'),
+              ('Tom', 'Cat', 15, 'no'), (NULL, 'Dog', 20, 'yes'), ('Bo', 'Goat', 30, 'no');
         """,
         # a count of deaths on each row: "people died" adds it up
         "tremors": """
@@ -3929,6 +3930,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("alumni", "What were the lowest median earnings of any four-year school in 2014?"),
         # which figure is compared is not said: asked, never a count of salaries
         ("payroll", "Are salaries higher for men or women?"),
+        # "no" before a yes/no column is its value, never "none recorded"; nor all the rows
+        ("licences", "How many pets have no pet insurance?"),
     ],
 )
 def test_shapes_that_stay_open_are_asked(harbour, db: str, question: str) -> None:

@@ -385,7 +385,7 @@ def _parse(
     tokens, as_stored_read = converted
     tokens, negated = negated_yes_no(tokens, lexicon, catalog)
     negated_in = list(tokens)  # the words the negated positions count in
-    tokens = no_value_held(no_value_recorded(tokens), lexicon)  # "pets that have no name"
+    tokens = no_value_held(no_value_recorded(tokens), lexicon, catalog)  # "have no name"
     tokens, values = stored_as_none(tokens, lexicon, catalog, values or [])
     tokens = joined_initialisms(tokens, lexicon)
     # "American-made cars": made where the nationality says, never the column `Make`

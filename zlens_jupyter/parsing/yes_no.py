@@ -39,20 +39,20 @@ def no_value_recorded(tokens: list[str]) -> list[str]:
     return tokens
 
 
-def no_value_held(tokens: list[str], lexicon: Lexicon) -> list[str]:
-    """ "pets that have no name" -> "pets that have missing name": "no" right before the name
-    of a text column (never a number, whose "no" is zero) is a value not recorded."""
+def no_value_held(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> list[str]:
+    """ "pets that have no name" -> "pets that have missing name": "no" right before the whole
+    name of a text column (never a number, whose "no" is zero, nor a yes/no column, whose
+    "no" is a value) is a value not recorded."""
     for i, token in enumerate(tokens[:-1]):
         if token != "no" or i == 0 or tokens[i - 1] not in ("have", "has", "had", "with"):
             continue
         for size in (2, 1):
+            if i + 1 + size < len(tokens) and tokens[i + 1 + size] not in _AFTER_A_THING:
+                continue  # "no health insurance": the name is only part of what is said
             named = lexicon.lookup(tokens[i + 1 : i + 1 + size])
             columns = [t for t in named if t.kind == "column"]
-            if (
-                columns
-                and len(columns) == len(named)
-                and not any(is_numeric(t.type) for t in columns)
-            ):
+            text = not any(is_numeric(t.type) or yes_no_column(t, catalog) for t in columns)
+            if columns and len(columns) == len(named) and text:
                 return [*tokens[:i], "missing", *tokens[i + 1 :]]
     return tokens
 
