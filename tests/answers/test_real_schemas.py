@@ -3932,6 +3932,9 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("payroll", "Are salaries higher for men or women?"),
         # "no" before a yes/no column is its value, never "none recorded"; nor all the rows
         ("licences", "How many pets have no pet insurance?"),
+        # whose films, or which term: what the data lacks is asked, never read as the rows
+        ("reviews", "Which director's films get the best ratings?"),
+        ("lecturers", "Which semester had the highest scores?"),
     ],
 )
 def test_shapes_that_stay_open_are_asked(harbour, db: str, question: str) -> None:

@@ -201,6 +201,10 @@ def row_entity(
     last = tokens[end - 1]
     if end < len(tokens) and end in taken and stem(last) == last and is_noun(tokens[end]):
         return None  # "assistant professors": a word qualifying a value, not the rows
+    if stem(tokens[start]) in _TERMS:
+        return None  # "which semester": a span of time the data lacks, never its rows
+    if end - start == 2 and _doer(tokens[start]):
+        return None  # "the director's films": whose they are, which nothing here holds
     if last in people() and tally_for_rate(
         catalog, [Span(0, 0, (Target("table", info.name),))], []
     ):
@@ -212,6 +216,17 @@ def row_entity(
     if stem(last) not in CALENDAR_WORDS and periods and not _names_events(last):
         return None  # rows of city-months are not "homes" (a count of rows would not be)
     return found, info.name
+
+
+# Spans of time that are no calendar column's part: a question grouping by one the data lacks
+_TERMS = frozenset({"semester", "term", "trimester", "season", "era", "period"})
+
+
+def _doer(word: str) -> bool:
+    """A noun for who does something ("director", "producer"), said of other things."""
+    if len(word) < 6 or not word.endswith(("or", "er")):
+        return False
+    return any(is_verb(base) for base in (word[:-2], word[:-1]) if len(base) > 3)
 
 
 def _plural(word: str) -> bool:
