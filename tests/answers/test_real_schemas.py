@@ -3545,6 +3545,19 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "How many pets have no name?",
             "SELECT COUNT(*) FROM pet_licenses WHERE animal_name IS NULL",
         ),
+        # a yes/no question between two, of a rate: both rates side by side
+        (
+            "voyage",
+            "Is the survival rate higher in 1st or 3rd class?",
+            "SELECT passengerClass, ROUND(100.0 * COUNT(*) FILTER (survived = 'yes') / COUNT(*), 2)"
+            " FROM passengers WHERE passengerClass IN ('1st', '3rd') GROUP BY 1",
+        ),
+        # "shows up most often": in the most rows
+        (
+            "mileage",
+            "Which class shows up most often?",
+            "SELECT class, COUNT(*) FROM mpg GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:

@@ -302,7 +302,10 @@ def compared_either_way(tokens: list[str]) -> list[str]:
 
 
 # An aggregate said: the figure a comparison between two is made of
-_FIGURE_NAMED = frozenset({"average", "mean", "median", "total", "typical", "maximum", "minimum"})
+_FIGURE_NAMED = frozenset(
+    {"average", "mean", "median", "total", "typical", "maximum", "minimum"}
+    | {"rate", "share", "percentage", "proportion"}  # "is the death rate higher for men …"
+)
 
 
 def breakdown_of(tokens: list[str], lex: Lexicon) -> list[str]:
@@ -1183,6 +1186,13 @@ def how_often(tokens: list[str], lex: Lexicon) -> list[str]:
         if often and i > 0 and tokens[i - 1] in ("most", "least", "fewest"):
             ranked = "most" if tokens[i - 1] == "most" else "fewest"
             out[-2 if out[-2:-1] == ["the"] else -1 :] = []
+            occurs = False
+            while out and out[-1] in _OCCURS:
+                out.pop()  # "which model year shows up most often": it is in the most rows
+                occurs = True
+            if occurs:
+                out += ["has", "the", ranked, "rows"]
+                continue
             verb = out[-1:]
             if verb and is_verb(verb[0]) and any(t.kind == "column" for t in lex.lookup(verb)):
                 # "rated the most times": how often it happened, never the `rating` the
@@ -1193,6 +1203,9 @@ def how_often(tokens: list[str], lex: Lexicon) -> list[str]:
         out.append(token)
     return out
 
+
+# Verbs of a thing being in the data at all: "appears most often" is "has the most rows"
+_OCCURS = frozenset({"appears", "appear", "occurs", "occur", "shows", "show", "up", "comes"})
 
 _AUXILIARIES = frozenset({"been", "was", "were", "is", "are", "be", "has", "have", "had"})
 
