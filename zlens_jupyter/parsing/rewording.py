@@ -777,9 +777,9 @@ def times_larger(tokens: list[str]) -> list[str] | None:
     if len(years) != 2 or "than" not in rest[years[0] : years[1]]:
         return None
     later, earlier = rest[years[0]], rest[years[1]]
-    subject = [t for t in rest[: years[0]] if t != "in"]
-    if rest[years[0] - 1 : years[0]] == ["in"]:
-        subject = rest[: years[0] - 1]
+    subject = rest[: years[0]]
+    if subject[-1:] == ["in"]:  # "GDP per capita in 2000": the year's own "in"
+        subject = subject[:-1]
     return ["by", "how", "much", "did", *subject, "change", "from", earlier, "to", later]
 
 
@@ -864,8 +864,11 @@ def each_combination(tokens: list[str]) -> list[str]:
     return tokens
 
 
-_WIDE = {"widest": True, "broadest": True, "largest": True, "biggest": True, "greatest": True}
-_NARROW = {"narrowest": False, "smallest": False}
+# How wide a range is said: True for the widest, False for the narrowest
+_RANGE_SIZES = {
+    **dict.fromkeys(("widest", "broadest", "largest", "biggest", "greatest"), True),
+    **dict.fromkeys(("narrowest", "smallest"), False),
+}
 
 
 def widest_range(tokens: list[str], lex: Lexicon) -> list[str]:
@@ -873,7 +876,7 @@ def widest_range(tokens: list[str], lex: Lexicon) -> list[str]:
     (the largest minus the smallest); "which maker has the widest range of models" -> "… the
     most distinct models" (how many kinds it has)."""
     for i in range(len(tokens) - 3):
-        wide = {**_WIDE, **_NARROW}.get(tokens[i])
+        wide = _RANGE_SIZES.get(tokens[i])
         if (
             wide is None
             or tokens[i + 1] not in ("range", "variety", "spread")
