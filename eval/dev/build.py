@@ -438,6 +438,29 @@ DATASETS: tuple[Any, ...] = (
         (Table("movielens", "dslabs", "movielens"),),
         "100,004 MovieLens ratings 0.5-5 of 9,066 movies by 671 users; timestamp in seconds",
     ),
+    Dataset(
+        "ausaccommodation",
+        (Table("aus_accommodation", "fpp3", "aus_accommodation"),),
+        "Australian hotel takings (A$ million), occupancy (%) and CPI per state, 1998 Q1-2016 Q2",
+    ),
+    Dataset(
+        "blizzardpay",
+        (Table("blizzard_salary", "openintro", "blizzard_salary"),),
+        "466 Blizzard employees' self-reported pay, 2020: title, salary per year/hour, raise",
+    ),
+    Dataset(
+        "worldbank",
+        (
+            Table("countrypops", "gt", "countrypops"),
+            Table("wbd_example", "stevedata", "wbd_example"),
+        ),
+        "World Bank populations 1960-2022; GDP per capita, life expectancy 2000-2020 (key: ISO-3)",
+    ),
+    Dataset(
+        "aircrash",
+        (Table("AirCrash", "vcdExtra", "AirCrash", dates=("date",)),),
+        "439 fatal commercial airliner crashes, 1993-2015: date, flight phase, cause, deaths",
+    ),
 )
 
 
