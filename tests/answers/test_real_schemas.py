@@ -1154,6 +1154,15 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO pet_licenses VALUES ('Rex', 'Dog', 20, 'yes'), (NULL, 'Cat', 15, 'no'),
               ('Tom', 'Cat', 15, 'no'), (NULL, 'Dog', 20, 'yes'), ('Bo', 'Goat', 30, 'no');
         """,
+        # occupants of crashes: whether an airbag or a belt was there ('none' when not)
+        "crashes": """
+            CREATE TABLE nass (dead VARCHAR, airbag VARCHAR, seatbelt VARCHAR,
+              occRole VARCHAR, ageOFocc BIGINT);
+            INSERT INTO nass SELECT CASE WHEN i % 7 = 0 OR i % 5 = 0 THEN 'dead' ELSE 'alive' END,
+              CASE WHEN i % 3 = 0 THEN 'none' ELSE 'airbag' END,
+              CASE WHEN i % 4 = 0 THEN 'none' ELSE 'belted' END,
+              CASE WHEN i % 2 = 0 THEN 'driver' ELSE 'pass' END, 16 + i % 60 FROM range(300) t(i);
+        """,
         # a count of deaths on each row: "people died" adds it up
         "tremors": """
             CREATE TABLE quakes_log (region VARCHAR, deaths BIGINT, magnitude DOUBLE);
@@ -3558,6 +3567,55 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Which class shows up most often?",
             "SELECT class, COUNT(*) FROM mpg GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
         ),
+        # lacking what a yes/no column records is its no
+        (
+            "cabs",
+            "What is the average distance of rides without a tip?",
+            "SELECT ROUND(AVG(distance), 2) FROM taxi WHERE tip = 'no'",
+        ),
+        ("cabs", "How many trips had no tip?", "SELECT COUNT(*) FROM taxi WHERE tip = 'no'"),
+        (
+            "cabs",
+            "How does the average distance of rides with a tip compare with rides without one?",
+            "SELECT tip, ROUND(AVG(distance), 2) FROM taxi GROUP BY 1",
+        ),
+        (
+            "licences",
+            "How many pets have no insurance?",
+            "SELECT COUNT(*) FROM pet_licenses WHERE insurance = 'no'",
+        ),
+        (
+            "crashes",
+            "How many occupants were without a seatbelt?",
+            "SELECT COUNT(*) FROM nass WHERE seatbelt = 'none'",
+        ),
+        # a rate of a value: the other conditions pick the rows it is a rate of
+        (
+            "crashes",
+            "What was the death rate for drivers?",
+            "SELECT ROUND(100.0 * COUNT(*) FILTER (WHERE dead = 'dead') / COUNT(*), 2) FROM nass "
+            "WHERE occRole = 'driver'",
+        ),
+        # "by airbag": the column `airbag`, never its value 'airbag'
+        (
+            "crashes",
+            "What was the death rate by airbag?",
+            "SELECT airbag, ROUND(100.0 * COUNT(*) FILTER (WHERE dead = 'dead') / COUNT(*), 2) "
+            "FROM nass GROUP BY 1",
+        ),
+        (
+            "crashes",
+            "What was the death rate for occupants with an airbag compared with those without one?",
+            "SELECT airbag, ROUND(100.0 * COUNT(*) FILTER (WHERE dead = 'dead') / COUNT(*), 2) "
+            "FROM nass GROUP BY 1",
+        ),
+        # a column named by its adjective: "net time" is `net`, the fastest of it the lowest
+        ("race", "What was the average net time?", "SELECT ROUND(AVG(net), 2) FROM TenMileRace"),
+        (
+            "race",
+            "Which state had the fastest average net time?",
+            "SELECT state, ROUND(AVG(net), 2) FROM TenMileRace GROUP BY 1 ORDER BY 2 LIMIT 1",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:
@@ -3837,6 +3895,8 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "What's the typical salary of a full professor?",
             "'typical' read as the average",
         ),
+        ("race", "What was the fastest time?", "'fastest' read as the lowest time"),
+        ("race", "Which state had the fastest average net time?", "read as the lowest net"),
     ],
 )
 def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(

@@ -191,6 +191,7 @@ from .spans import (
     compared_span,
     drop_comparison_words,
     durations_named,
+    fastest_or_slowest,
     figure_called_a_share,
     follows,
     head_of_compound,
@@ -344,6 +345,23 @@ def parse_question(
     return result
 
 
+# Adjectives a figure's column may be named by alone: `net` (the net time), `gross`, `boost`.
+_QUALIFIERS = frozenset(
+    {"net", "gross", "base", "boost", "adjusted", "raw", "nominal", "official", "actual"}
+    | {"estimated", "final", "initial"}
+)
+
+
+def _named_by_qualifier(tokens: list[str], span: Span) -> bool:
+    """Whether a span is one adjective naming its column by itself (`net` for "net")."""
+    columns = [t for t in span.targets if t.kind == "column"]
+    return (
+        span.end - span.start == 1
+        and tokens[span.start] in _QUALIFIERS
+        and any((t.column or "").lower() == tokens[span.start] for t in columns)
+    )
+
+
 def _parse(
     question: str,
     catalog: Catalog,
@@ -478,7 +496,7 @@ def _parse(
     shared += [i for i, _ in rates]
     # "the death rate" over `outcome` holding 'dead': the share of the rows with the value
     said_values = {v.word.lower() for v in values or () if v.table}
-    shared += [
+    value_rates = [
         i
         for i in range(1, len(tokens))
         if tokens[i] in ("rate", "rates")
@@ -486,6 +504,8 @@ def _parse(
         and i not in shared
         and tokens[i + 1 : i + 2] != ["per"]  # "the measles rate per 100,000 people"
     ]
+    shared += value_rates
+    rated_words = {tokens[i - 1] for i in value_rates}
     p.taken.update(shared)
     p.rate_of = [table for _, table in rates]
     p.shared = bool(shared)
@@ -1004,12 +1024,21 @@ def _parse(
         # a second measure beside the one named.
         measure_spans = [s for s in measure_spans if not names_calendar(s)] or measure_spans
     # "total sales volume": two numbers named back to back are one compound noun whose last
-    # word is the measure (`volume`), the first only qualifying it
+    # word is the measure (`volume`), the first only qualifying it; unless the first is an
+    # adjective a column is named by ("net time" over `net` and `time`: the net)
     measure_spans = [
         s
         for s in measure_spans
         if not (
-            names_number(s) and any(o.start == s.end and names_number(o) for o in measure_spans)
+            names_number(s)
+            and any(
+                o.start == s.end and names_number(o) and not _named_by_qualifier(tokens, s)
+                for o in measure_spans
+            )
+        )
+        and not any(
+            o.end == s.start and names_number(o) and _named_by_qualifier(tokens, o)
+            for o in measure_spans
         )
     ]
     # "fair cut diamonds": `cut` names the value's column; the diamonds are what is counted.
@@ -1326,6 +1355,19 @@ def _parse(
             f" {each_said} in two questions, and I'll answer each.",
             [f"{f.column} lists {f.value}" for f in joined_filters],
         )
+    for span, yes_filter in list(yes_filters.items()):
+        also_said = next(
+            (
+                f
+                for f in chosen
+                if f.op == "=" and (f.table, f.column) == (yes_filter.table, yes_filter.column)
+            ),
+            None,
+        )
+        if also_said is not None and also_said.value != yes_filter.value:
+            # "with an airbag (the value 'airbag') compared with those without one": both
+            also_said.op, also_said.value = "in", [also_said.value, yes_filter.value]
+            del yes_filters[span]
     chosen += both_answers(list(yes_filters.values()))
     p.notes += [  # "blue eyes" over 'blue' and 'blue, grey': both kept, and said
         f"rows whose {f.column} lists {f.value}, alone or among others"
@@ -1398,6 +1440,9 @@ def _parse(
     if aged is None and (judged := best_or_worst(tokens, superlative_at, spec)) is not None:
         aged = judged[0]
         spec.notes.append(judged[1])
+    if aged is None and (timed := fastest_or_slowest(tokens, superlative_at, spec)) is not None:
+        aged = timed[0]  # "the fastest net time": the lowest
+        spec.notes.append(timed[1])
     if aged is not None:
         superlative = aged
         spec.measures = [
@@ -1448,6 +1493,12 @@ def _parse(
         spec.share_of_groups = True  # "what share of all sales does each city account for"
     elif shared:
         conditions = [f for f in spec.filters if any(f is y for y in yes_filters.values())]
+        # "the fatality rate of drivers": the value named before "rate" is the part too
+        conditions += [
+            f
+            for f in spec.filters
+            if f.op == "=" and (f.said or "").lower() in rated_words and f not in conditions
+        ]
         # "which state has the highest churn rate": a yes/no condition's share in each group,
         # ranked; any other ranking of a share has no part to take
         ranked_share = limit is not None and bool(spec.group_by) and bool(conditions)

@@ -765,6 +765,40 @@ def best_or_worst(tokens: list[str], at: int | None, spec: QuestionSpec) -> tupl
     return high, f"'{tokens[at]}' read as the {'highest' if high else 'lowest'} {names}"
 
 
+# Words of a column's name saying it holds how long something took, or how fast it went:
+# the fastest of a time is its lowest, of a speed its highest.
+_DURATION_WORDS = frozenset(
+    {"time", "times", "duration", "seconds", "secs", "sec", "minutes", "mins", "min", "hours"}
+    | {"hrs", "elapsed", "pace", "lap", "net", "gun", "tat", "turnaround", "chip"}
+)
+_SPEED_WORDS = frozenset({"speed", "mph", "kph", "kmh", "velocity", "airspeed"})
+_FAST = {"fastest": True, "quickest": True, "slowest": False}
+
+
+def fastest_or_slowest(
+    tokens: list[str], at: int | None, spec: QuestionSpec
+) -> tuple[bool, str] | None:
+    """ "the fastest average net time": the lowest of a time, the highest of a speed, said.
+    A figure neither names is asked about by the caller's reading as it stands (the highest
+    for "fastest"), with the reading said. (direction, note), or None where the superlative
+    is no word of speed or ranks no column."""
+    if at is None or tokens[at] not in _FAST:
+        return None
+    ranked = [m.target for m in spec.measures if m.target is not None and m.target.column]
+    if not ranked:
+        return None
+    words = {
+        w for t in ranked for w in (*identifier_words(t.column or ""), (t.column or "").lower())
+    }
+    fast = _FAST[tokens[at]]
+    names = ", ".join(dict.fromkeys(t.column or "" for t in ranked))
+    if words & _SPEED_WORDS and not words & _DURATION_WORDS:
+        return fast, f"'{tokens[at]}' read as the {'highest' if fast else 'lowest'} {names}"
+    high = not fast if words & _DURATION_WORDS else fast
+    how = "" if words & _DURATION_WORDS else " (nothing in its name says time or speed)"
+    return high, f"'{tokens[at]}' read as the {'highest' if high else 'lowest'} {names}{how}"
+
+
 def _more_is_worse(word: str | None) -> bool:
     """A column word naming a figure more of which is worse: a vocabulary word, or one cut
     short as names are (`unemploy` of unemployment, five letters at least)."""

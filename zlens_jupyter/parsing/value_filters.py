@@ -53,6 +53,15 @@ def filters_of_values(
             if (
                 p.tokens[i : i + len(words)] == words
                 and i > 0
+                and p.tokens[i - 1] in ("by", "each", "per")
+                and any(
+                    (t.table, t.column) == (match.table, match.column) for t in lex.lookup(words)
+                )
+            ):
+                continue  # "the death rate by airbag": the column `airbag`, not its 'airbag'
+            if (
+                p.tokens[i : i + len(words)] == words
+                and i > 0
                 and p.tokens[i - 1] in ("a", "an", "any", "every")
                 and names_rows(p.catalog, match)
                 # "a Big Mac" is the item of that name: a capitalized name of several words

@@ -101,17 +101,31 @@ def _answers(stored: ColumnInfo) -> dict[str, str]:
     return known if len(known) == 2 and len(known) < len(answers) else answers
 
 
+# The no of a column that records whether a thing was there: `airbag` 'airbag'/'none',
+# `seatbelt` 'belted'/'none', `hispanic` 'hispanic'/'not'.
+_ABSENT = frozenset({"none", "not", "without", "neither"})
+
+
+def _stored_pair(stored: ColumnInfo) -> tuple[str, str] | None:
+    """The stored (yes, no) values of a two-valued text column read as yes/no: the usual
+    answer words, or one value and a word saying the thing is absent."""
+    values = _answers(stored)
+    for y, n in _YES_NO.items():
+        if set(values) == {y, n}:
+            return values[y], values[n]
+    absent = [v for v in values if v in _ABSENT]
+    if len(values) == 2 and len(absent) == 1:
+        (present,) = set(values) - set(absent)
+        return values[present], values[absent[0]]
+    return None
+
+
 def yes_no_column(target: Target, catalog: Catalog) -> bool:
     info = catalog.table(target.table) if target.kind == "column" else None
     stored = info.column(target.column or "") if info is not None else None
     if stored is None:
         return False
-    values = set(_answers(stored))
-    return (
-        stored.type.upper() == "BOOLEAN"
-        or any(values == {y, n} for y, n in _YES_NO.items())
-        or _is_flag(stored)
-    )
+    return stored.type.upper() == "BOOLEAN" or _stored_pair(stored) is not None or _is_flag(stored)
 
 
 # Participles after which "by" still groups: "revenue broken down by region".
@@ -158,12 +172,19 @@ def negated_yes_no(
     "not" stays an exclusion, asked about."""
     negated: set[tuple[str, str, int]] = set()
     kept: list[str] = []
+    tokens = _without_it(tokens, lexicon, catalog)
+    skip = 0
     for i, token in enumerate(tokens):
-        if token in ("not", "non") and i + 1 < len(tokens):
-            named = [t for t in lexicon.lookup(tokens[i + 1 : i + 2]) if t.kind == "column"]
-            if len(named) == 1 and yes_no_column(named[0], catalog):
-                negated.add((named[0].table, named[0].column or "", len(kept)))
-                continue
+        if skip:
+            skip -= 1
+            continue
+        lacked = _lacked_yes_no(tokens, i, lexicon, catalog)
+        if lacked is not None:
+            # "rides without a tip", "had no tip": the no of `tip`; the words go, the name stays
+            column, words_dropped, name_after = lacked
+            negated.add((column.table, column.column or "", len(kept) + name_after))
+            skip = words_dropped - 1
+            continue
         plain = _without_negative_prefix(token, lexicon, catalog)
         if plain is not None:
             # "uninsured", "unemployed": the no of `insurance`, `employed`
@@ -180,6 +201,66 @@ def negated_yes_no(
             continue
         kept.append(token)
     return kept, negated
+
+
+_LACKING_ARTICLES = ("a", "an", "any", "one")
+
+
+def _lacked_name(
+    tokens: list[str], at: int, lexicon: Lexicon, catalog: Catalog, whole: bool = True
+) -> tuple[Target, int, int, int] | None:
+    """(the yes/no column, where its name starts, its length, where the kept words start)
+    when what starts at `at` is an optional article, an optional word the data does not know
+    ("US citizens", kept for the reading of modifiers to say), then the name of exactly one
+    yes/no column: "a tip", "an airbag". With `whole`, the name must end the thing said (not
+    "a tip jar")."""
+    kept = at + 1 if at < len(tokens) and tokens[at] in _LACKING_ARTICLES else at
+    if kept < len(tokens) and tokens[kept] == "single":
+        kept += 1
+    unknown = kept + 1 < len(tokens) and not lexicon.lookup(tokens[kept : kept + 1])
+    for start, size in ((kept, 2), (kept, 1), *([(kept + 1, 1)] if unknown else [])):
+        words = tokens[start : start + size]
+        after = tokens[start + size] if start + size < len(tokens) else ""
+        if len(words) < size or (whole and after and after not in _AFTER_A_THING):
+            continue
+        named = [t for t in lexicon.lookup(words) if t.kind == "column"]
+        if len(named) == 1 and yes_no_column(named[0], catalog):
+            return named[0], start, size, kept
+    return None
+
+
+def _lacked_yes_no(
+    tokens: list[str], i: int, lexicon: Lexicon, catalog: Catalog
+) -> tuple[Target, int, int] | None:
+    """ "without a tip", "had no tip", "not US citizens": lacking the thing a yes/no column
+    records is its no. Returns the column, how many words go (the negation and its
+    article), and how far after them its name starts."""
+    token = tokens[i]
+    if token == "no" and (i == 0 or tokens[i - 1] not in HAVE_VERBS):
+        return None  # "no" alone may be the stored answer itself ("smoke = no")
+    if token not in ("without", "no", "not", "non"):
+        return None
+    found = _lacked_name(tokens, i + 1, lexicon, catalog, whole=token in ("without", "no"))
+    if found is None:
+        return None
+    column, start, _, kept = found
+    if token in ("not", "non") and kept != i + 1:
+        return None  # "not a citizen" reads oddly as a negation of the yes; asked
+    return column, kept - i, start - kept
+
+
+def _without_it(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> list[str]:
+    """ "rides with a tip compared with those without one" -> "… without a tip": "without
+    one/it/them" names again the yes/no thing said with "with" before it."""
+    for i in range(1, len(tokens)):
+        if tokens[i] not in ("one", "it", "them") or tokens[i - 1] != "without":
+            continue
+        for j in range(i - 2, -1, -1):
+            found = _lacked_name(tokens, j + 1, lexicon, catalog, whole=False)
+            if tokens[j] in HAVE_VERBS and found is not None:
+                _, start, size, _ = found
+                return [*tokens[:i], *tokens[start : start + size], *tokens[i + 1 :]]
+    return tokens
 
 
 def moved_positions(
@@ -227,12 +308,15 @@ def having_a_number(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> tu
     Only a column of whole or decimal numbers that is no key, calendar part or yes/no flag;
     the reading is returned to be said."""
     for i, verb in enumerate(tokens[:-1]):
-        if verb not in HAVE_VERBS:
-            continue
+        lacking = verb == "without" and tokens[i + 1] in ("a", "an", "any")
+        if verb not in HAVE_VERBS and not lacking:
+            continue  # "days without a single death": "revenue without returns" is asked
         if verb == "with" and i > 0 and tokens[i - 1] in _VARY_VERBS:
             continue  # "how does salary change with years since PhD": a grouping, no having
-        j, none = i + 1, tokens[i + 1] == "no"
+        j, none = i + 1, tokens[i + 1] == "no" or lacking
         if none or tokens[j] in ("a", "an", "any", "some"):
+            j += 1
+        if lacking and tokens[j : j + 1] == ["single"]:
             j += 1
         for size in (3, 2, 1):
             words = tokens[j : j + size]
@@ -254,6 +338,7 @@ def having_a_number(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> tu
                 continue
             (_, column), said = next(iter(found)), " ".join(tokens[i : j + size])
             have = "have" if verb in ("contain", "contains", "include", "includes") else verb
+            have = "with" if lacking else have
             compared = ["exactly", "0"] if none else ["more", "than", "0"]
             out = [*tokens[:i], have, *compared, *words, *tokens[j + size :]]
             return out, f"'{said}' read as {column} {'= 0' if none else '> 0'}"
@@ -294,9 +379,10 @@ def rates_of_yes(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> list[
         for target in named:
             info = catalog.table(target.table) if target.kind == "column" else None
             stored = info.column(target.column or "") if info is not None else None
-            values = set(_answers(stored)) if stored is not None else set()
-            if any(values == {y, n} for y, n in _YES_NO.items()) or (
-                stored is not None and (stored.type.upper() == "BOOLEAN" or stored.zero_one)
+            if stored is not None and (
+                _stored_pair(stored) is not None
+                or stored.type.upper() == "BOOLEAN"
+                or stored.zero_one
             ):
                 found.append((i, target.table))
                 break
@@ -323,10 +409,8 @@ def yes_no_filters(
         stored = info.column(column.column or "") if info is not None and column else None
         if column is None or stored is None:
             continue
-        values = _answers(stored)
-        yes: str | bool | int | None = next(
-            (values[y] for y, n in _YES_NO.items() if set(values) == {y, n}), None
-        )
+        pair = _stored_pair(stored)
+        yes: str | bool | int | None = pair[0] if pair is not None else None
         if yes is None and stored.type.upper() == "BOOLEAN":
             yes = True
         flag = yes is None and _is_flag(stored)
@@ -343,10 +427,8 @@ def yes_no_filters(
         if yes is not None and not right_after:
             name = column.column or ""
             if (column.table, name, span.start) in p.negated:  # "were not citizens": the no
-                if flag:
-                    yes = 0
-                else:
-                    yes = not yes if isinstance(yes, bool) else values[_YES_NO[str(yes).lower()]]
+                no = pair[1] if pair is not None else 0 if flag else not yes
+                yes = no
             found[span] = Filter(column.table, name, "=", yes, label=name)
     return found
 
