@@ -1163,6 +1163,30 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               CASE WHEN i % 4 = 0 THEN 'none' ELSE 'belted' END,
               CASE WHEN i % 2 = 0 THEN 'driver' ELSE 'pass' END, 16 + i % 60 FROM range(300) t(i);
         """,
+        # quarters kept as text labels ('2015 Q1'), one row per state and quarter
+        "stays": """
+            CREATE TABLE aus_stays (Date VARCHAR, State VARCHAR, Takings DOUBLE,
+              Occupancy DOUBLE);
+            INSERT INTO aus_stays SELECT (2014 + i // 4)::VARCHAR || ' Q' || (1 + i % 4)::VARCHAR,
+              s, 100 + i * 3 + (CASE WHEN s = 'Victoria' THEN 50 ELSE 0 END),
+              60 + i % 4 + (CASE WHEN s = 'Tasmania' THEN 5 ELSE 0 END)
+              FROM range(8) t(i), (VALUES ('Victoria'), ('Tasmania')) v(s);
+        """,
+        # a table named in the singular (`AirCrash`): each row one crash, dated
+        "planecrash": """
+            CREATE TABLE AirCrash (Phase VARCHAR, Cause VARCHAR, date DATE,
+              Fatalities BIGINT, Year BIGINT);
+            INSERT INTO AirCrash SELECT ['landing', 'takeoff', 'en route'][1 + i % 3],
+              ['weather', 'human error', 'mechanical'][1 + (i // 2) % 3],
+              DATE '1995-01-04' + INTERVAL (i * 97) DAY, 10 + (i * 13) % 90,
+              year(DATE '1995-01-04' + INTERVAL (i * 97) DAY) FROM range(90) t(i);
+        """,
+        # one row per country and year
+        "lifespans": """
+            CREATE TABLE wbd (country VARCHAR, year BIGINT, lifeexp DOUBLE);
+            INSERT INTO wbd VALUES ('Chad', 2019, 54.0), ('Chad', 2020, 55.0),
+              ('Japan', 2019, 84.0), ('Japan', 2020, 84.5), ('Peru', 2020, 76.0);
+        """,
         # a count of deaths on each row: "people died" adds it up
         "tremors": """
             CREATE TABLE quakes_log (region VARCHAR, deaths BIGINT, magnitude DOUBLE);
@@ -3616,6 +3640,50 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Which state had the fastest average net time?",
             "SELECT state, ROUND(AVG(net), 2) FROM TenMileRace GROUP BY 1 ORDER BY 2 LIMIT 1",
         ),
+        # a quarter written after its year is read as the date it starts
+        (
+            "stays",
+            "What were the total takings of Victoria in 2015?",
+            "SELECT SUM(Takings) FROM aus_stays WHERE State = 'Victoria' AND Date LIKE '2015%'",
+        ),
+        (
+            "stays",
+            "Which state or territory had the highest average occupancy over the whole period?",
+            "SELECT State, ROUND(AVG(Occupancy), 2) FROM aus_stays GROUP BY 1 ORDER BY 2 DESC "
+            "LIMIT 1",
+        ),
+        # the rows of a table named in the singular
+        (
+            "planecrash",
+            "How many crashes happened during landing?",
+            "SELECT COUNT(*) FROM AirCrash WHERE Phase = 'landing'",
+        ),
+        (
+            "planecrash",
+            "What is the median number of deaths in a crash?",
+            "SELECT MEDIAN(Fatalities) FROM AirCrash",
+        ),
+        # a month of the year, all years together, read from the date: number and name
+        (
+            "planecrash",
+            "Which month of the year has seen the most crashes?",
+            "SELECT month(date), monthname(date), COUNT(*) FROM AirCrash GROUP BY 1, 2 "
+            "ORDER BY 3 DESC, 1 LIMIT 1",
+        ),
+        (
+            "planecrash",
+            "On which day of the week did the most crashes happen?",
+            "SELECT isodow(date), dayname(date), COUNT(*) FROM AirCrash GROUP BY 1, 2 "
+            "ORDER BY 3 DESC, 1 LIMIT 1",
+        ),
+        # a decade by its first year and as people say it
+        (
+            "planecrash",
+            "Compare the average deaths per crash in the 1990s with the 2010s",
+            "SELECT year(date) // 10 * 10, (year(date) // 10 * 10)::VARCHAR || 's', "
+            "ROUND(AVG(Fatalities), 2) FROM AirCrash WHERE year(date) BETWEEN 1990 AND 1999 "
+            "OR year(date) BETWEEN 2010 AND 2019 GROUP BY 1, 2",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:
@@ -3897,6 +3965,12 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
         ),
         ("race", "What was the fastest time?", "'fastest' read as the lowest time"),
         ("race", "Which state had the fastest average net time?", "read as the lowest net"),
+        # "across countries", bare: one figure over them all, said
+        (
+            "lifespans",
+            "What was the average life expectancy across countries in 2020?",
+            "'across countries' read as one figure over all of them",
+        ),
     ],
 )
 def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
@@ -4008,6 +4082,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         # whose films, or which term: what the data lacks is asked, never read as the rows
         ("reviews", "Which director's films get the best ratings?"),
         ("lecturers", "Which semester had the highest scores?"),
+        # a quality of the groups, not how many rows each has: all deaths or per crash?
+        ("planecrash", "Which cause of crashes is the deadliest?"),
     ],
 )
 def test_shapes_that_stay_open_are_asked(harbour, db: str, question: str) -> None:

@@ -204,15 +204,52 @@ def names_calendar(span: Span) -> bool:
 
 
 def part_of_year(tokens: list[str], taken: set[int], grain: str | None) -> bool:
-    """ "each month of the year": the grain's number within a year. Takes "of (the) year"."""
+    """ "each month of the year": the grain's number within a year. Takes "of (the) year".
+    With no grain read yet ("which month of the year …" ranks one later), any grain word."""
     for i, token in enumerate(tokens):
-        if token != grain:
+        if token != grain and (grain is not None or token not in ("month", "week", "day")):
             continue
         for said in (["of", "the", "year"], ["of", "year"]):
             if tokens[i + 1 : i + 1 + len(said)] == said:
                 taken.update(range(i + 1, i + 1 + len(said)))
                 return True
     return False
+
+
+_WEEKDAY_PHRASES = (
+    ("day", "of", "the", "week"),
+    ("days", "of", "the", "week"),
+    ("day", "of", "week"),
+)
+
+
+def weekday_column_named(tokens: list[str], lexicon: Lexicon) -> list[str]:
+    """ "each day of the week" -> "each weekday" where a column is the weekday (`dow`)."""
+    if not lexicon.lookup(["weekday"]):
+        return tokens
+    for i in range(len(tokens)):
+        for phrase in _WEEKDAY_PHRASES:
+            if tokens[i : i + len(phrase)] == list(phrase):
+                return [*tokens[:i], "weekday", *tokens[i + len(phrase) :]]
+    return tokens
+
+
+def day_of_the_week(tokens: list[str], taken: set[int], lexicon: Lexicon) -> range | None:
+    """ "which day of the week", "by weekday": the weekday of each row's date asked as a
+    grouping, where no column is named by the words (a `dow` column is read as named).
+    Takes the words; returns where they are."""
+    if any(lexicon.lookup(list(said)) for said in (*_WEEKDAY_PHRASES, ("weekday",))):
+        return None
+    for i in range(len(tokens)):
+        for phrase in _WEEKDAY_PHRASES:
+            if tokens[i : i + len(phrase)] == list(phrase):
+                taken.update(range(i, i + len(phrase)))
+                return range(i, i + len(phrase))
+        grouped = i > 0 and tokens[i - 1] in ("which", "each", "by", "per", "every")
+        if tokens[i] == "weekday" and grouped:
+            taken.add(i)
+            return range(i, i + 1)
+    return None
 
 
 # A column name that holds a year ("yronset", "birth_yr", "year_built"), never a length of

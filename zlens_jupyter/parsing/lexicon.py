@@ -250,6 +250,7 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
         for w in (*identifier_words(t.name), english_tail(identifier_words(t.name)))
         if w
     }
+    singular_names: list[tuple[str, str]] = []  # (the last word, the table): `AirCrash`
     for table in catalog.tables.values():
         t_words = identifier_words(table.name)
         plain = tuple(w.rstrip("0123456789") for w in t_words)
@@ -273,6 +274,8 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 # a plural noun names the rows
                 lex.add(plain[-1:], Target("table", table.name), synonym=True)
                 lex.row_nouns.setdefault(stem(plain[-1]), table.name)
+            elif len(plain[-1]) > 3 and is_noun(plain[-1]) and not ends_in_figure:
+                singular_names.append((plain[-1], table.name))
             # "uses of force" for mn_police_use_of_force: the name's last words without the
             # place or source in front of them (weak names)
             for start in range(1, len(plain) - 1):
@@ -423,7 +426,9 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
             whole_body = words[:1] == ("body",) and len(words) == 2  # `bodywt`, `body_mass`
             for named in {words, base, quantity, totalled or words}:
                 for i, word in enumerate(named):
-                    for other in synonyms().get(word, ()):
+                    # `Fatalities` as `fatality`: "deaths" (the group's words are singular)
+                    others = synonyms().get(word) or synonyms().get(stem(word), ())
+                    for other in others:
                         said = (*named[:i], *other.split(), *named[i + 1 :])
                         lex.add(said, target, synonym=True)
                         if whole_body and i == 1:
@@ -440,6 +445,12 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 lex.qualified.add(stems(tuple(stem(w) for w in plain) + words))
             if words[: len(singular)] == singular and len(words) > len(singular):
                 lex.add(words[len(singular) :], target)  # customer_name -> "name" on customers
+    for word, name in singular_names:
+        if not lex.lookup([word]):
+            # `AirCrash`: a table named in the singular, each row one crash; only where the
+            # word names nothing else ("survival" of `TitanicSurvival` is `survived`)
+            lex.add((word,), Target("table", name), synonym=True)
+            lex.row_nouns.setdefault(word, name)
     if semantic is not None:
         for metric in semantic.metrics:
             target = Target("metric", metric.table, metric.sql, name=metric.name, type=metric.type)

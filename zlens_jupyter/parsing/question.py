@@ -23,6 +23,7 @@ from .calendar_reading import (
     date_verb,
     dated_by_day,
     day_of_rows,
+    day_of_the_week,
     names_calendar,
     one_period_of,
     one_year_of,
@@ -31,6 +32,7 @@ from .calendar_reading import (
     period_group,
     timeless,
     verb_of_a_date,
+    weekday_column_named,
     year_of_name,
 )
 from .coded_columns import code_said, column_codes
@@ -87,6 +89,7 @@ from .measures import ranks_by, read_measures
 from .phrasing import (
     CALENDAR_WORDS,
     GRAINS,
+    SUPERLATIVES,
     find_aggregates,
     find_comparisons,
     find_group_markers,
@@ -138,6 +141,8 @@ from .rewording import (
     new_as_issued,
     number_range,
     on_average_last,
+    one_grouping_two_names,
+    over_the_whole_period,
     paired_figures,
     peaked,
     per_day_said,
@@ -345,6 +350,33 @@ def parse_question(
     return result
 
 
+# Superlatives of a thing's frequency: "the commonest cause" ranks by how many rows
+_RANKS_BY_ROWS = frozenset({"busiest", "commonest", "popularest", "frequentest"})
+
+
+# The number of a grain within a year read from a date, and the name shown beside it.
+_PARTS_OF_A_DATE = {
+    "month": (("month", "month"), ("month_name", "monthname")),
+    "week": (("week", "weekofyear"),),
+    "weekday": (("weekday", "isodow"), ("weekday_name", "dayname")),
+}
+
+
+def _part_of_a_date(catalog: Catalog, spec: QuestionSpec, grain: str | None) -> list[GroupBy]:
+    """The groupings of "each month of the year" over the fact table's one date column (or
+    the one chosen for it): the month's number, for order, and its name. [] when none."""
+    info = catalog.table(spec.fact_table)
+    dates = [c.name for c in info.columns if is_temporal(c.type)] if info is not None else []
+    date = spec.time_column or (dates[0] if len(dates) == 1 else None)
+    if date is None or grain not in _PARTS_OF_A_DATE:
+        return []
+    quoted = '"' + date.replace('"', '""') + '"'
+    return [
+        GroupBy(spec.fact_table, f"{func}({quoted})", alias=alias, is_time=True)
+        for alias, func in _PARTS_OF_A_DATE[grain]
+    ]
+
+
 # Adjectives a figure's column may be named by alone: `net` (the net time), `gross`, `boost`.
 _QUALIFIERS = frozenset(
     {"net", "gross", "base", "boost", "adjusted", "raw", "nominal", "official", "actual"}
@@ -424,8 +456,9 @@ def _parse(
     tokens = new_as_issued(tokens, catalog)
     tokens, period_read = in_one_period(tokens, catalog)
     tokens = common_number_of(per_day_said(ages_said(tokens)))
-    tokens = the_average_one(each_combination(end_of_the_data(tokens)))
+    tokens = the_average_one(each_combination(end_of_the_data(over_the_whole_period(tokens))))
     tokens = done_to_the_most(tokens, lexicon)  # "rated the most movies"
+    tokens = weekday_column_named(tokens, lexicon)  # "each day of the week" over `dow`
     tokens = widest_range(tokens, lexicon)  # "the widest range of salaries"
     tokens, change_read, change_asked = change_between(tokens)
     tokens, vary_read = varies_with(tokens)
@@ -436,6 +469,7 @@ def _parse(
     tokens, sold_read = things_sold(tokens, lexicon)
     tokens = names_asked(tokens)
     tokens = either_of_two(tokens, lexicon, values or [])
+    tokens = one_grouping_two_names(tokens, lexicon, values or [])  # "state or territory"
     tokens, qualifier_read = qualifier_of_a_number(tokens, lexicon, values or [])
     won = titles_won(tokens, catalog)  # "how many World Series have the Yankees won"
     if won is not None:
@@ -569,6 +603,9 @@ def _parse(
             # "cars for each number of cylinders": the cylinders are the grouping.
             aggs.remove(counted)
             group_starts[at] = counted[1]
+    weekday_at = day_of_the_week(tokens, p.taken, lexicon)  # "which day of the week"
+    if weekday_at is not None:  # the words group by themselves, not as a grain or a name
+        group_starts = [g for g in group_starts if g not in weekday_at]
     spec.time_grain = find_time_grain(tokens, p.taken, group_starts)
     if spec.time_range is not None and spec.time_range.grain and spec.time_grain is None:
         spec.time_grain = spec.time_range.grain  # "the 1970s and the 1990s": one row each
@@ -913,6 +950,7 @@ def _parse(
             and first not in group_spans
             and superlative is not None
             and not (counted_after and group_spans)
+            and weekday_at is None  # "which day of the week saw the most murders": the days
         ):
             group_spans.append(first)
             limit = limit or 1
@@ -1193,6 +1231,13 @@ def _parse(
         if not groups:
             return clarify(f"I can't group by '{span_text(tokens, span)}' here.", [])
         spec.group_by.extend(groups)
+    if weekday_at is not None:
+        # the day of the week each row's date falls on: its number, for order, and its name
+        weekdays = _part_of_a_date(catalog, spec, "weekday")
+        if not weekdays:
+            return clarify("I found no date column to read the day of the week from.", [])
+        spec.group_by += weekdays
+        limit = limit or (1 if superlative is not None else None)  # "which day … the most"
     rng = spec.time_range
     if rng is not None and spec.fact_table and timeless(p, rng):
         # "home runs in 1986" over a table of one season's figures with no date or year
@@ -1223,6 +1268,10 @@ def _parse(
         if of_year and part is not None:
             # "for each month of the year": the month number, all years together.
             spec.group_by.append(GroupBy(spec.fact_table, part, alias=part, is_time=True))
+            spec.time_grain = None
+        elif of_year and (within := _part_of_a_date(catalog, spec, spec.time_grain)):
+            # "which month of the year has the most crashes" over a `date`: July, all years
+            spec.group_by += within
             spec.time_grain = None
         elif of_year:
             return clarify(
@@ -1431,6 +1480,18 @@ def _parse(
     if tokens[:1] == ["who"] and not spec.group_by and not spec.listing:
         # "who is the oldest baker" answered with only the age would not say who.
         return clarify("Who, by which name? Name the column that says who, e.g. a name.", [])
+    quality = tokens[superlative_at] if superlative_at is not None else ""
+    if (
+        quality
+        and quality not in SUPERLATIVES
+        and quality not in _RANKS_BY_ROWS
+        and not {"most", "fewest", "least", "number", "many", "often"} & set(tokens)
+        and spec.measures
+        and all(m.agg == "count" and m.target is None for m in spec.measures)
+    ):
+        # "which cause of crashes is the deadliest": a quality, not how many crashes each
+        # has; which number says it (all deaths, or deaths per crash) is asked
+        return clarify(f"'{quality}' by which column? Name the number to rank by.", [])
     shaped = spec.group_by or limit or any(m.agg in ("min", "max") for m in spec.measures)
     if superlative is not None and not shaped and not spec.listing:
         # "who is the oldest baker": a superlative that ranks nothing must not leave a count.

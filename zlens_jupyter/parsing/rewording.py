@@ -80,6 +80,20 @@ def either_of_two(tokens: list[str], lexicon: Lexicon, values: list[ValueMatch])
     return ["which", *identifier_words(column), *tokens[1:]]
 
 
+def one_grouping_two_names(
+    tokens: list[str], lexicon: Lexicon, values: list[ValueMatch]
+) -> list[str]:
+    """ "which state or territory had …" -> "which state had …": after "which", a column's
+    name, "or", and a noun the data names nothing by are one grouping said two ways."""
+    if tokens[:1] != ["which"] or tokens[2:3] != ["or"] or len(tokens) < 5:
+        return tokens
+    said = {w for v in values for w in v.word.lower().split()}
+    known = [t for t in lexicon.lookup(tokens[1:2]) if t.kind == "column"]
+    if known and not lexicon.lookup(tokens[3:4]) and tokens[3] not in said:
+        return [*tokens[:2], *tokens[4:]]
+    return tokens
+
+
 def names_asked(tokens: list[str]) -> list[str]:
     """ "What are the names of the licensed pigs?" asks who they are: the rows the
     conditions keep, each said by its name ("who are the licensed pigs")."""
@@ -934,6 +948,22 @@ def the_average_one(tokens: list[str]) -> list[str]:
         ):
             tail = [t for t in tokens[i + 3 :] if t not in ("have", "has", "had", "get", "got")]
             return ["average", *tokens[2:i], "of", *tail]
+    return tokens
+
+
+_WHOLE_SPANS = frozenset({"period", "time", "data", "dataset", "series", "sample", "range"})
+
+
+def over_the_whole_period(tokens: list[str]) -> list[str]:
+    """ "the most takings over the whole period" -> "the most takings": every row the data
+    holds is what is read anyway. "over/across/during/for (the) whole/entire period"."""
+    for i in range(len(tokens) - 3):
+        if tokens[i] not in ("over", "across", "during", "for", "in", "throughout"):
+            continue
+        at = i + 1 + (tokens[i + 1] == "the")
+        whole = tokens[at : at + 1] in (["whole"], ["entire"], ["full"])
+        if whole and tokens[at + 1 : at + 2] and tokens[at + 1] in _WHOLE_SPANS:
+            return [*tokens[:i], *tokens[at + 2 :]]
     return tokens
 
 

@@ -122,15 +122,26 @@ _SCOPE_NOUNS = frozenset(
 )
 
 
+_EACH_APART = frozenset(
+    {"compare", "compared", "vary", "varies", "differ", "differs", "each", "per", "every"}
+    | {"breakdown", "distribution", "which", "who"}
+)
+
+
 def across_all(tokens: list[str], taken: set[int], lexicon: Lexicon, notes: list[str]) -> list[int]:
     """ "the average beer tax across the states", "across all colleges": one figure over
     every state, never one per state (that is "by state"). Said, since "across" alone can
     mean each."""
-    for i, token in enumerate(tokens[:-2]):
+    # "how does pay vary across departments": across the groups, each apart
+    apart = bool(_EACH_APART & set(tokens))
+    for i, token in enumerate(tokens[:-1]):
         at = i + 1
         while at < len(tokens) and tokens[at] in ("the", "all"):
             at += 1
-        if token != "across" or i in taken or at == i + 1 or at >= len(tokens) or at in taken:
+        bare = at == i + 1  # "the average life expectancy across countries": one figure too
+        if token != "across" or i in taken or (bare and apart) or at >= len(tokens):
+            continue
+        if at in taken:  # "across 2019": a time, read as one
             continue
         named = lexicon.lookup([tokens[at]])
         rows = is_plural(tokens[at]) and any(t.kind == "table" for t in named)

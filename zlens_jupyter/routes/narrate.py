@@ -118,6 +118,7 @@ def describe(
         rows = [[row[i] for i in keep] for row in rows]
     if not rows:
         return f"No rows match ({filters})." if filters else "The query returned no rows."
+    columns, rows = _names_for_numbers(columns, rows)
     where = f" ({filters})" if filters else ""
     if shape == "scalar" or (len(rows) == 1 and len(columns) <= 2 and shape != "topn"):
         parts = [
@@ -154,6 +155,19 @@ def describe(
     ordered = order_desc is not None and _in_order(rows, order_desc)
     order = f", {'highest' if order_desc else 'lowest'} first" if ordered else ""
     return f"{label} by {', '.join(dims)} ({groups}{order}): {listed}{more}{where}{end}"
+
+
+def _names_for_numbers(
+    columns: list[str], rows: list[list[Any]]
+) -> tuple[list[str], list[list[Any]]]:
+    """`month` then `month_name` (7, July): the number orders the rows, the name is said;
+    the sentence says "July", shown under the number's own heading."""
+    named = {i for i in range(len(columns) - 1) if columns[i + 1] == f"{columns[i]}_name"}
+    if not named:
+        return columns, rows
+    keep = [i for i in range(len(columns)) if i not in named]
+    shown = [columns[i][: -len("_name")] if i - 1 in named else columns[i] for i in keep]
+    return shown, [[row[i] for i in keep] for row in rows]
 
 
 def asked_order(intent: dict[str, Any] | None) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from ..parsing import (
 )
 from ..semantic import SemanticModel
 from ..warehouse import Catalog
+from ..warehouse.models import QUARTER_LABEL
 
 CALENDAR_PARTS = ("year", "month", "day")
 
@@ -150,7 +151,20 @@ def _dates_read(query: exp.Expr, catalog: Catalog) -> exp.Expr:
         if stored is None or not stored.date_format:
             continue
         read: exp.Expr
-        if stored.date_format.startswith("epoch"):
+        if stored.date_format == QUARTER_LABEL:
+            # '1998 Q1': the date its quarter starts, 1998-01-01
+            text = exp.func("trim", column.copy())
+            year = exp.cast(exp.func("left", text, exp.Literal.number(4)), "INTEGER")
+            quarter = exp.cast(exp.func("right", text.copy(), exp.Literal.number(1)), "INTEGER")
+            month = exp.Add(
+                this=exp.Mul(
+                    this=exp.paren(exp.Sub(this=quarter, expression=exp.Literal.number(1))),
+                    expression=exp.Literal.number(3),
+                ),
+                expression=exp.Literal.number(1),
+            )
+            read = exp.func("make_date", year, month, exp.Literal.number(1))
+        elif stored.date_format.startswith("epoch"):
             # whole seconds (or milliseconds) since 1970, read as a UTC TIMESTAMP
             scale = "1" if "milli" in stored.date_format else "1000"
             millis = exp.Mul(this=column.copy(), expression=exp.Literal.number(scale))
@@ -368,8 +382,8 @@ def _grain_exprs(
     if column is not None:
         if grain == "year":  # a year reads 2015, not 2015-01-01
             return [("year", exp.func("year", exp.column(column, table=table)))]
-        if grain == "decade":  # 1990 for 1990-1999
-            return [("decade", _decade_of(exp.func("year", exp.column(column, table=table))))]
+        if grain == "decade":  # 1990 for 1990-1999, said "1990s"
+            return _decade_exprs(exp.func("year", exp.column(column, table=table)))
         trunc = exp.func("date_trunc", exp.Literal.string(grain), exp.column(column, table=table))
         return [(grain, exp.cast(trunc, "DATE"))]
     parts = {
@@ -387,11 +401,19 @@ def _grain_exprs(
     if missing:
         raise Unbuildable(f"{table} has no {missing[0]} column to group by {grain}.")
     if grain == "decade":
-        return [("decade", _decade_of(exp.column("year", table=table)))]
+        return _decade_exprs(exp.column("year", table=table))
     exprs: list[tuple[str, exp.Expr]] = [(p, exp.column(p, table=table)) for p in parts]
     if grain == "quarter":
         exprs.append(("quarter", _qualified("(month - 1) // 3 + 1", table)))
     return exprs
+
+
+def _decade_exprs(year: exp.Expr) -> list[tuple[str, exp.Expr]]:
+    """A decade by its first year, for order, and as people say it ("1990s")."""
+    name = exp.DPipe(
+        this=exp.cast(_decade_of(year.copy()), "VARCHAR"), expression=exp.Literal.string("s")
+    )
+    return [("decade", _decade_of(year)), ("decade_name", name)]
 
 
 def _decade_of(year: exp.Expr) -> exp.Expr:

@@ -25,7 +25,7 @@ from zlens_jupyter.warehouse.catalog import ColumnValues, KeyConstraint
 from zlens_jupyter.warehouse.models import ColumnInfo, TableInfo
 
 CACHE_ENV_VAR = "ZLENS_CACHE_DIR"  # the same folder the sample database is built in
-FORMAT = 6  # bump when what a profile holds changes
+FORMAT = 7  # bump when what a profile holds changes
 
 
 @dataclass

@@ -15,6 +15,10 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
+# A text column of quarters written after their year ('1998 Q1') has this as its
+# `date_format`: no strptime format reads it; the SQL reads the date its quarter starts.
+QUARTER_LABEL = "year and quarter"
+
 
 @dataclass(frozen=True)
 class ColumnInfo:

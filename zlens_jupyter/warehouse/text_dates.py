@@ -17,11 +17,12 @@ import duckdb
 
 from zlens_jupyter.warehouse.catalog import quote_identifier
 from zlens_jupyter.warehouse.connection import fetch_best_effort
-from zlens_jupyter.warehouse.models import Catalog, ColumnInfo
+from zlens_jupyter.warehouse.models import QUARTER_LABEL, Catalog, ColumnInfo
 
 # Words of a column's name that say it holds a time.
 _TIME_WORDS = frozenset(
     {"date", "time", "datetime", "timestamp", "day", "month", "dt", "when", "period"}
+    | {"quarter", "qtr"}
     # `created_at`, `updated_on`, `dob`: the usual names of a row's moments (the values
     # must still all read as dates)
     | {"at", "on", "dob", "created", "updated"}
@@ -50,6 +51,9 @@ FORMATS = (
     "%b %d, %Y",
     "%B %d, %Y",
 )
+# A quarter written after its year ('1998 Q1', '2016-Q2'), said as QUARTER_LABEL.
+_QUARTER = re.compile(r"^\d{4}\s*-?\s*[Qq][1-4]$")
+_QUARTER_SQL = r"^\d{4}\s*-?\s*[Qq][1-4]$"
 SAMPLE_ROWS = 200
 MAX_TABLES = 200  # a wide warehouse is not sampled table by table for this
 _TIMEOUT_S = 2.0
@@ -66,6 +70,8 @@ def date_format(values: list[str]) -> str | None:
     values = [v.strip() for v in values if v and v.strip()]
     if not values:
         return None
+    if all(_QUARTER.match(v) for v in values):
+        return QUARTER_LABEL
     readings: dict[str, tuple[dt.datetime, ...]] = {}
     for fmt in FORMATS:
         try:
@@ -160,9 +166,14 @@ def detect_text_dates(
             fmt = date_format([str(v) for v in values or []])
             if fmt is None:
                 continue
+            read = (
+                f"NOT regexp_full_match(trim({quote_identifier(column)}), '{_QUARTER_SQL}')"
+                if fmt == QUARTER_LABEL
+                else f"try_strptime(trim({quote_identifier(column)}), '{fmt}') IS NULL"
+            )
             check = (
                 f"SELECT count(*) FROM {sample} WHERE {quote_identifier(column)} IS NOT NULL "
-                f"AND try_strptime(trim({quote_identifier(column)}), '{fmt}') IS NULL"
+                f"AND {read}"
             )
             unread = fetch_best_effort(connection, check, timeout_s=_TIMEOUT_S)
             if unread == [(0,)]:
