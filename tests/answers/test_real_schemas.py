@@ -1181,6 +1181,25 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               DATE '1995-01-04' + INTERVAL (i * 97) DAY, 10 + (i * 13) % 90,
               year(DATE '1995-01-04' + INTERVAL (i * 97) DAY) FROM range(90) t(i);
         """,
+        # states said by their initials (ACT, NSW), quarters as text labels
+        "territories": """
+            CREATE TABLE aus_occ (Date VARCHAR, State VARCHAR, Occupancy DOUBLE);
+            INSERT INTO aus_occ SELECT '2015 Q' || (1 + i % 4)::VARCHAR, s,
+              60 + i * 4 + (CASE WHEN s = 'New South Wales' THEN 3 ELSE 0 END)
+              FROM range(4) t(i), (VALUES ('Australian Capital Territory'), ('New South Wales'),
+              ('Northern Territory')) v(s);
+        """,
+        # a salary survey: no dates, titles as typed, a location that is no office
+        "paysheet": """
+            CREATE TABLE blizzard_pay (current_title VARCHAR, current_salary DOUBLE,
+              salary_type VARCHAR, percent_incr DOUBLE, location VARCHAR);
+            INSERT INTO blizzard_pay VALUES ('Software Engineer', 100000, 'year', 3, 'Austin'),
+              ('Software Engineer', 120000, 'year', 5, 'Irvine'),
+              ('Title', 1, 'year', 0, 'Irvine'), ('Software Engineer', 50, 'hour', 2, 'Irvine'),
+              ('Designer', 90000, 'year', 2, 'Austin'),
+              ('Designer', 95000, 'year', 4, 'Work from home'),
+              ('Producer', 80000, 'year', 1, 'Irvine');
+        """,
         # one row per country and year
         "lifespans": """
             CREATE TABLE wbd (country VARCHAR, year BIGINT, lifeexp DOUBLE);
@@ -2828,7 +2847,8 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         (
             "savings",
             "What was the average savings rate by decade?",
-            "SELECT year(date) // 10 * 10, AVG(psavert) FROM econ GROUP BY 1",
+            "SELECT year(date) // 10 * 10, (year(date) // 10 * 10)::VARCHAR || 's', "
+            "AVG(psavert) FROM econ GROUP BY 1, 2",
         ),
         # "the latest savings rate" is the figure on the last date, never the largest
         (
@@ -3006,8 +3026,9 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
         (
             "economy",
             "Average psavert in the 1970s and the 1990s",
-            "SELECT year(date) // 10 * 10, ROUND(AVG(psavert), 2) FROM economy "
-            "WHERE year(date) // 10 * 10 IN (1970, 1990) GROUP BY 1",
+            "SELECT year(date) // 10 * 10, (year(date) // 10 * 10)::VARCHAR || 's', "
+            "ROUND(AVG(psavert), 2) FROM economy WHERE year(date) // 10 * 10 IN (1970, 1990) "
+            "GROUP BY 1, 2",
         ),
         # a participle said of people over a whole-number column named for it: its figure
         (
@@ -3684,6 +3705,65 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "ROUND(AVG(Fatalities), 2) FROM AirCrash WHERE year(date) BETWEEN 1990 AND 1999 "
             "OR year(date) BETWEEN 2010 AND 2019 GROUP BY 1, 2",
         ),
+        # a multi-word value said by its initials, written in capitals
+        (
+            "territories",
+            "In how many quarters was occupancy in the ACT above 70?",
+            "SELECT COUNT(*) FROM aus_occ WHERE State = 'Australian Capital Territory' "
+            "AND Occupancy > 70",
+        ),
+        # quarters stored as '2015 Q1' are shown as stored
+        (
+            "territories",
+            "In which quarter did NSW have its highest occupancy?",
+            "SELECT Date, MAX(Occupancy) FROM aus_occ WHERE State = 'New South Wales' "
+            "GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+        # a year said before the figure is its period
+        (
+            "stays",
+            "Compare 2015 takings in Victoria and Tasmania",
+            "SELECT State, SUM(Takings) FROM aus_stays WHERE Date LIKE '2015%' GROUP BY 1",
+        ),
+        # "the Austin office": the location said whole; "work" is no location's first word
+        (
+            "paysheet",
+            "How many respondents work in the Austin office?",
+            "SELECT COUNT(*) FROM blizzard_pay WHERE location = 'Austin'",
+        ),
+        # `percent_incr` is the raise; `current_salary` the salary
+        (
+            "paysheet",
+            "What was the average raise for each location?",
+            "SELECT location, ROUND(AVG(percent_incr), 2) FROM blizzard_pay GROUP BY 1",
+        ),
+        (
+            "paysheet",
+            "What is the median salary of a Software Engineer?",
+            "SELECT MEDIAN(current_salary) FROM blizzard_pay "
+            "WHERE current_title = 'Software Engineer'",
+        ),
+        (
+            "paysheet",
+            "What's the median annual salary of a Software Engineer?",
+            "SELECT MEDIAN(current_salary) FROM blizzard_pay "
+            "WHERE current_title = 'Software Engineer' AND salary_type = 'year'",
+        ),
+        # "yearly" beside a change between two years: one figure, the change asked
+        (
+            "stays",
+            "By what percentage did Victoria's yearly takings grow from 2014 to 2015?",
+            "SELECT ROUND(100.0 * (SUM(Takings) FILTER (WHERE Date LIKE '2015%') - "
+            "SUM(Takings) FILTER (WHERE Date LIKE '2014%')) / SUM(Takings) FILTER "
+            "(WHERE Date LIKE '2014%'), 2) FROM aus_stays WHERE State = 'Victoria'",
+        ),
+        # "which job title": the column, never its junk value 'Title'
+        (
+            "paysheet",
+            "Which job title has the highest average salary?",
+            "SELECT current_title, ROUND(AVG(current_salary), 2) FROM blizzard_pay GROUP BY 1 "
+            "ORDER BY 2 DESC LIMIT 1",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:
@@ -3970,6 +4050,12 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "lifespans",
             "What was the average life expectancy across countries in 2020?",
             "'across countries' read as one figure over all of them",
+        ),
+        # no dates to group by: "annual" picks the yearly figures, said
+        (
+            "paysheet",
+            "What's the median annual salary of a Software Engineer?",
+            "'annual' read as salary_type = year",
         ),
     ],
 )

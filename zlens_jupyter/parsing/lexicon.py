@@ -240,6 +240,10 @@ _NAME_FILLERS = frozenset({"avg", "average", "mean", "per", "of", "the"})
 _JOINING = frozenset({"of", "and", "in", "on", "by", "for", "the", "to", "per", "with"})
 
 
+# Words in front of a column's name saying when its value holds, not what it is.
+_TIME_QUALIFIERS = frozenset({"current", "latest", "present", "recent", "reported"})
+
+
 def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
     lex = Lexicon()
     # every word the tables' names say (and "movie" ending `movielens`): an id column's
@@ -274,7 +278,12 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 # a plural noun names the rows
                 lex.add(plain[-1:], Target("table", table.name), synonym=True)
                 lex.row_nouns.setdefault(stem(plain[-1]), table.name)
-            elif len(plain[-1]) > 3 and is_noun(plain[-1]) and not ends_in_figure:
+            elif (
+                len(plain[-1]) > 3
+                and is_noun(plain[-1])
+                and not ends_in_figure
+                and not any(plain[-1] in identifier_words(c.name) for c in table.columns)
+            ):  # `blizzard_salary` holds `current_salary`: its rows are no salaries
                 singular_names.append((plain[-1], table.name))
             # "uses of force" for mn_police_use_of_force: the name's last words without the
             # place or source in front of them (weak names)
@@ -386,6 +395,10 @@ def build_lexicon(catalog: Catalog, semantic: SemanticModel | None) -> Lexicon:
                 # measured, with or without the measure's generic noun (weak names)
                 lex.add(words[:1], target, synonym=True)
                 lex.add((words[0], "score"), target, synonym=True)
+            if len(words) > 1 and words[0] in _TIME_QUALIFIERS:
+                # "salary" for `current_salary`, "title" for `current_title`: the thing, as
+                # held now (a weak name; a `previous_salary` beside it makes it ambiguous)
+                lex.add(words[1:], target, synonym=True)
             if len(words) == 2 and words[1] == "count" and is_numeric(col.type):
                 # "retweets" for `retweet_count`: the column counts them (a weak name)
                 lex.add(words[:1], target, synonym=True)

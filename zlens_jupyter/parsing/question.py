@@ -88,6 +88,7 @@ from .lumped import lumps_many
 from .measures import ranks_by, read_measures
 from .phrasing import (
     CALENDAR_WORDS,
+    GRAIN_WORDS,
     GRAINS,
     SUPERLATIVES,
     find_aggregates,
@@ -167,6 +168,7 @@ from .rewording import (
     which_single,
     widest_range,
     with_at_least_one_row,
+    year_before_a_figure,
 )
 from .row_answers import asks_when, one_of_a_kind_ranked, says_when, value_at_a_time_end
 from .scope import (
@@ -354,6 +356,43 @@ def parse_question(
 _RANKS_BY_ROWS = frozenset({"busiest", "commonest", "popularest", "frequentest"})
 
 
+def _holds_time(catalog: Catalog) -> bool:
+    """Whether any table has a date or a calendar column (`year`, `month`) to group by (a
+    fact table without one may join one that has)."""
+    return any(
+        any(is_temporal(c.type) for c in info.columns) or calendar_columns(catalog, name)
+        for name, info in catalog.tables.items()
+    )
+
+
+# The values a column saying what period a figure is for holds for each grain.
+_GRAIN_VALUES = {
+    "year": ("year", "yearly", "annual", "annually"),
+    "month": ("month", "monthly"),
+    "week": ("week", "weekly"),
+    "day": ("day", "daily"),
+    "quarter": ("quarter", "quarterly"),
+}
+
+
+def _figures_of_a_grain(catalog: Catalog, table: str, grain: str) -> Filter | None:
+    """The rows whose figure is a yearly one, where one text column of few values says so
+    ('year' beside 'hour' and 'week' in `salary_type`): one column only, else None."""
+    info = catalog.table(table)
+    words = _GRAIN_VALUES.get(grain, ())
+    found = [
+        (c.name, v)
+        for c in (info.columns if info is not None else ())
+        if not is_numeric(c.type) and 1 < len(c.distinct_values) <= 12
+        for v in c.distinct_values
+        if v.strip().lower() in words
+    ]
+    if len({name for name, _ in found}) != 1 or len(found) != 1:
+        return None
+    column, value = found[0]
+    return Filter(table, column, "=", value, label=column)
+
+
 # The number of a grain within a year read from a date, and the name shown beside it.
 _PARTS_OF_A_DATE = {
     "month": (("month", "month"), ("month_name", "monthname")),
@@ -459,6 +498,7 @@ def _parse(
     tokens = the_average_one(each_combination(end_of_the_data(over_the_whole_period(tokens))))
     tokens = done_to_the_most(tokens, lexicon)  # "rated the most movies"
     tokens = weekday_column_named(tokens, lexicon)  # "each day of the week" over `dow`
+    tokens = year_before_a_figure(tokens, lexicon)  # "compare 2010 takings"
     tokens = widest_range(tokens, lexicon)  # "the widest range of salaries"
     tokens, change_read, change_asked = change_between(tokens)
     tokens, vary_read = varies_with(tokens)
@@ -1260,6 +1300,20 @@ def _parse(
     parts = calendar_columns(catalog, spec.fact_table) if spec.fact_table else {}
     if spec.time_grain == "month" and implicit and "year" in parts and "month" not in parts:
         spec.time_grain = "year"  # "over time" on a table kept by year: by year
+    said_grain = next(
+        (t for t in tokens if spec.time_grain and GRAIN_WORDS.get(t) == spec.time_grain), None
+    )
+    if said_grain and spec.fact_table and not _holds_time(catalog):
+        # "the highest annual salary" over a table with no date or year: a yearly figure,
+        # not one to add up per year; where a column says which figures are yearly
+        # (`salary_type` 'year' beside 'hour'), those rows
+        kind = _figures_of_a_grain(catalog, spec.fact_table, spec.time_grain or "")
+        if kind is not None:
+            spec.filters.append(kind)
+            p.notes.append(f"'{said_grain}' read as {kind.column} = {kind.value}")
+        else:
+            p.notes.append(f"'{said_grain}' read as describing the figure (no dates to group by)")
+        spec.time_grain = None
     if spec.time_grain in ("month", "week", "day") and not spec.listing:
         split = calendar_columns(catalog, spec.fact_table)
         part = split.get(spec.time_grain)
@@ -1618,6 +1672,13 @@ def _parse(
             "temperature and ozone'.",
             [],
         )
+    two_years = spec.time_range is not None and len(spec.time_range.years) == 2
+    if change_asked and two_years and spec.time_grain == "year" and not spec.group_by:
+        # "did the yearly takings grow from 1998 to 2015": the two years' figures, one each
+        yearly = period_group(catalog, spec.fact_table, "year")
+        if yearly is not None:
+            spec.group_by.append(yearly)
+            spec.time_grain = None
     if change_asked and not _difference_of_two(spec, years=True):
         # "how much did it grow from 1950 to 2019": the later end minus the earlier, when the
         # two ends are values of one column; else both ends side by side, and said so

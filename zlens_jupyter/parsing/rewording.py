@@ -954,6 +954,25 @@ def the_average_one(tokens: list[str]) -> list[str]:
 _WHOLE_SPANS = frozenset({"period", "time", "data", "dataset", "series", "sample", "range"})
 
 
+_BEFORE_A_YEAR = frozenset(
+    {"compare", "the", "total", "show", "list", "their", "its", "his", "her", "what", "were"}
+)
+
+
+def year_before_a_figure(tokens: list[str], lexicon: Lexicon) -> list[str]:
+    """ "compare 2010 takings in NT and Tasmania" -> "compare takings in NT and Tasmania in
+    2010": a year said as the figure's adjective, right before a number column's name, is
+    the period of the figure."""
+    for i in range(1, len(tokens) - 1):
+        year = tokens[i]
+        if not (len(year) == 4 and year.isdigit() and 1800 <= int(year) <= 2100):
+            continue
+        named = [t for t in lexicon.lookup(tokens[i + 1 : i + 2]) if t.kind == "column"]
+        if tokens[i - 1] in _BEFORE_A_YEAR and named and all(is_numeric(t.type) for t in named):
+            return [*tokens[:i], *tokens[i + 1 :], "in", year]
+    return tokens
+
+
 def over_the_whole_period(tokens: list[str]) -> list[str]:
     """ "the most takings over the whole period" -> "the most takings": every row the data
     holds is what is read anyway. "over/across/during/for (the) whole/entire period"."""

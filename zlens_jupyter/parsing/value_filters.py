@@ -34,6 +34,10 @@ def filters_of_values(
         words = question_tokens(match.word)
         if not words or not match.table:
             continue  # a bare month name with no month column: the time parser handles it
+        info = p.catalog.table(match.table)
+        stored = info.column(match.column) if info is not None else None
+        if stored is not None and stored.date_format:
+            continue  # '2010 Q1' of a text column read as dates: "2010" is a time range
         for i in range(len(p.tokens) - len(words) + 1):
             if (
                 p.tokens[i : i + len(words)] == words
@@ -52,13 +56,14 @@ def filters_of_values(
                 continue
             if (
                 p.tokens[i : i + len(words)] == words
-                and i > 0
-                and p.tokens[i - 1] in ("by", "each", "per")
+                and _grouped_by(p.tokens, i, lex)
                 and any(
                     (t.table, t.column) == (match.table, match.column) for t in lex.lookup(words)
                 )
             ):
-                continue  # "the death rate by airbag": the column `airbag`, not its 'airbag'
+                # "the death rate by airbag", "which job title": the column `airbag`, not
+                # its value 'airbag'
+                continue
             if (
                 p.tokens[i : i + len(words)] == words
                 and i > 0
@@ -83,6 +88,17 @@ def filters_of_values(
                 out.append((match, before))
                 break
     return out
+
+
+_GROUPING_WORDS = ("by", "each", "per", "which", "what")
+
+
+def _grouped_by(tokens: list[str], at: int, lex: Lexicon) -> bool:
+    """Whether the word at `at` follows a grouping word, maybe past one word the data does
+    not know ("which job title")."""
+    if at > 0 and tokens[at - 1] in _GROUPING_WORDS:
+        return True
+    return at > 1 and tokens[at - 2] in _GROUPING_WORDS and not lex.lookup(tokens[at - 1 : at])
 
 
 # Words before a value that keep the rows without it ("not US citizens", "non-smokers")
@@ -168,7 +184,10 @@ def choose_value_filters(
             same.op = "in"
             continue
         filters.append(Filter(m.table, m.column, "=", m.value, label=m.column, said=m.word))
-    return filters
+    exact = {(f.table, f.column) for f in filters if f.op in ("=", "in")}
+    # "work in the Austin office": a word read as the start of other values of a column a
+    # value is said whole in ('Work from home' beside 'Austin') is no second condition on it
+    return [f for f in filters if not (f.op == "starts" and (f.table, f.column) in exact)]
 
 
 def named_values(

@@ -384,6 +384,17 @@ def _grain_exprs(
             return [("year", exp.func("year", exp.column(column, table=table)))]
         if grain == "decade":  # 1990 for 1990-1999, said "1990s"
             return _decade_exprs(exp.func("year", exp.column(column, table=table)))
+        if grain == "quarter" and _format_of(catalog, table, column) == QUARTER_LABEL:
+            # quarters stored as '2015 Q1' are shown as stored (the label sorts in order)
+            date = exp.column(column, table=table)
+            label = exp.DPipe(
+                this=exp.DPipe(
+                    this=exp.cast(exp.func("year", date), "VARCHAR"),
+                    expression=exp.Literal.string(" Q"),
+                ),
+                expression=exp.cast(exp.func("quarter", date.copy()), "VARCHAR"),
+            )
+            return [("quarter", label)]
         trunc = exp.func("date_trunc", exp.Literal.string(grain), exp.column(column, table=table))
         return [(grain, exp.cast(trunc, "DATE"))]
     parts = {
@@ -406,6 +417,12 @@ def _grain_exprs(
     if grain == "quarter":
         exprs.append(("quarter", _qualified("(month - 1) // 3 + 1", table)))
     return exprs
+
+
+def _format_of(catalog: Catalog, table: str, column: str) -> str:
+    info = catalog.table(table)
+    stored = info.column(column) if info is not None else None
+    return stored.date_format if stored is not None else ""
 
 
 def _decade_exprs(year: exp.Expr) -> list[tuple[str, exp.Expr]]:

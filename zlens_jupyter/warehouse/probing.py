@@ -212,6 +212,8 @@ class ValueIndex:
                     found = _month(word, first, catalog)
                 if not found and size == 1 and not self._names_schema(word, catalog):
                     found = self._first_word_match(word)
+                if not found and size == 1:
+                    found = self._said_by_initials(word)
                 if found:
                     taken[first : first + size] = [True] * size
                     matches.extend((span[0][0], m) for m in found)
@@ -414,6 +416,23 @@ class ValueIndex:
             for hit in found
         ]
         return hits if len(hits) == 1 else []
+
+    def _said_by_initials(self, word: str) -> list[ValueMatch]:
+        """ "NSW" for 'New South Wales', "ACT" for 'Australian Capital Territory': a word
+        written in capitals that spells the initials of one value of several words in a
+        column of few values (the words "of", "and", "the" left out). One value only."""
+        if not (2 <= len(word) <= 4 and word.isalpha() and word.isupper()):
+            return []
+        hits = [
+            hit
+            for phrase, found in self._codes.items()
+            if len(words := [w for w in phrase.split() if w not in _SMALL_WORDS]) > 1
+            and "".join(w[0] for w in words) == word.lower()
+            for hit in found
+        ]
+        if len({hit for hit in hits}) != 1:
+            return []
+        return [ValueMatch(word, *hits[0], guessed=True)]
 
     def _initials(self, names: list[str]) -> list[tuple[str, str, str]]:
         """ "Minute Maid" for `MM`, "Citrus Hill" for `CH`: a capitalised name whose
@@ -698,6 +717,7 @@ def _name_turned(value: str) -> str:
 # Endings that make another English word of a stem: never the rest of a name cut short.
 _ENDINGS = frozenset({"s", "es", "ed", "er", "ers", "ing", "ings", "ly", "ion", "ions", "y"})
 
+_SMALL_WORDS = frozenset({"of", "and", "the", "for", "&"})
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 # A label's order number in front of it: "2. Married", "1) Yes"
 _ENUMERATED = re.compile(r"^\s*\d{1,2}\s*[.)]\s+(?=\D)")
