@@ -1200,6 +1200,14 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Designer', 95000, 'year', 4, 'Work from home'),
               ('Producer', 80000, 'year', 1, 'Irvine');
         """,
+        # one rating per row: a movie's ratings are its rows
+        "ratings": """
+            CREATE TABLE movie_ratings (title VARCHAR, rating DOUBLE, userId BIGINT);
+            INSERT INTO movie_ratings VALUES ('Alien', 4.0, 1), ('Alien', 5.0, 2),
+              ('Alien', 4.5, 3), ('Alien', 3.0, 4), ('Alien', 4.0, 5), ('Brazil', 2.0, 1),
+              ('Brazil', 3.0, 2), ('Brazil', 2.5, 3), ('Cube', 5.0, 1), ('Dune', 1.0, 2),
+              ('Dune', 2.0, 4);
+        """,
         # one row per country and year
         "lifespans": """
             CREATE TABLE wbd (country VARCHAR, year BIGINT, lifeexp DOUBLE);
@@ -3764,6 +3772,36 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT current_title, ROUND(AVG(current_salary), 2) FROM blizzard_pay GROUP BY 1 "
             "ORDER BY 2 DESC LIMIT 1",
         ),
+        # groups kept by how many rows they have
+        (
+            "ratings",
+            "Which movie with at least 3 ratings has the lowest average rating?",
+            "SELECT title, ROUND(AVG(rating), 2) FROM movie_ratings GROUP BY 1 "
+            "HAVING COUNT(*) >= 3 ORDER BY 2 LIMIT 1",
+        ),
+        (
+            "ratings",
+            "Among movies with more than 2 ratings, which has the highest average rating?",
+            "SELECT title, ROUND(AVG(rating), 2) FROM movie_ratings GROUP BY 1 "
+            "HAVING COUNT(*) > 2 ORDER BY 2 DESC LIMIT 1",
+        ),
+        (
+            "ratings",
+            "Which movies have at least 2 ratings?",
+            "SELECT title, COUNT(*) FROM movie_ratings GROUP BY 1 HAVING COUNT(*) >= 2",
+        ),
+        (
+            "ratings",
+            "How many users have 3 or more ratings?",
+            "SELECT COUNT(*) FROM (SELECT userId FROM movie_ratings GROUP BY 1 "
+            "HAVING COUNT(*) >= 3)",
+        ),
+        (
+            "inspections",
+            "Which restaurants were inspected more than 35 times?",
+            "SELECT business_name, COUNT(*) FROM restaurant_inspections GROUP BY 1 "
+            "HAVING COUNT(*) > 35",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:
@@ -4170,6 +4208,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("lecturers", "Which semester had the highest scores?"),
         # a quality of the groups, not how many rows each has: all deaths or per crash?
         ("planecrash", "Which cause of crashes is the deadliest?"),
+        # a count of rows with nothing to count them in
+        ("ratings", "How many ratings have at least 3 stars?"),
     ],
 )
 def test_shapes_that_stay_open_are_asked(harbour, db: str, question: str) -> None:

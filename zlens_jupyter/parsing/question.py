@@ -68,6 +68,7 @@ from .entities import (
     text_ranked_by_rows,
 )
 from .frame import EXCLUSIONS, read_frame
+from .group_sizes import GroupSize, group_size_said
 from .lexicon import (
     AmbiguousName,
     Lexicon,
@@ -114,6 +115,7 @@ from .reading import (
 from .rewording import (
     FIGURE_WORDS,
     ages_said,
+    among_the_groups,
     breakdown_of,
     but_between_limits,
     change_between,
@@ -356,6 +358,32 @@ def parse_question(
 _RANKS_BY_ROWS = frozenset({"busiest", "commonest", "popularest", "frequentest"})
 
 
+def _kept_by_size(spec: QuestionSpec, size: GroupSize, notes: list[str]) -> ParseResult | None:
+    """ "movies with at least 100 ratings": the groups kept by their row count, or, where
+    the things were counted ("how many artists have 10 or more works"), those groups
+    counted. Asked where nothing is grouped (the count of what, per what?)."""
+    counted = spec.measures[0] if len(spec.measures) == 1 else None
+    if not spec.group_by and counted is not None and counted.agg == "count_distinct":
+        target = counted.target
+        if target is not None and target.column:
+            spec.group_by = [GroupBy(target.table, target.column, alias=target.column)]
+            spec.measures = [Measure("count", counted.table, None, alias=f"{target.column}_count")]
+            spec.groups_counted = True
+            spec.notes = [n for n in spec.notes if "distinct values of" not in n]
+            notes[:] = [n for n in notes if "distinct values of" not in n]
+    if not spec.group_by or spec.listing:
+        return clarify(
+            f"'{size.said}' counts rows of what? Name what has them, e.g. 'movies with at "
+            "least 100 ratings'.",
+            [],
+        )
+    spec.group_rows = (size.op, size.count)
+    names = ", ".join(g.column or g.alias for g in spec.group_by)
+    words = {">=": "at least", ">": "more than", "<": "fewer than", "<=": "at most"}[size.op]
+    notes.append(f"'{size.said}' read as the {names} with {words} {size.count} rows")
+    return None
+
+
 def _holds_time(catalog: Catalog) -> bool:
     """Whether any table has a date or a calendar column (`year`, `month`) to group by (a
     fact table without one may join one that has)."""
@@ -504,6 +532,8 @@ def _parse(
     tokens, vary_read = varies_with(tokens)
     tokens, range_read = paired_figures(tokens, lexicon)
     tokens = which_has_more(which_single(combined_as_total(said_twice(tokens), lexicon)))
+    tokens, sized = group_size_said(tokens, lexicon)  # "movies with at least 100 ratings"
+    tokens = among_the_groups(tokens)  # "among movies, which five …"
     tokens = with_at_least_one_row(number_range(tokens, lexicon), lexicon)
     tokens = measure_of_a_part(tokens, lexicon)
     tokens, sold_read = things_sold(tokens, lexicon)
@@ -1278,6 +1308,10 @@ def _parse(
             return clarify("I found no date column to read the day of the week from.", [])
         spec.group_by += weekdays
         limit = limit or (1 if superlative is not None else None)  # "which day … the most"
+    if sized is not None:
+        unkept = _kept_by_size(spec, sized, p.notes)
+        if unkept is not None:
+            return unkept
     rng = spec.time_range
     if rng is not None and spec.fact_table and timeless(p, rng):
         # "home runs in 1986" over a table of one season's figures with no date or year

@@ -349,6 +349,25 @@ def on_average_last(tokens: list[str]) -> list[str]:
     return tokens
 
 
+def among_the_groups(tokens: list[str]) -> list[str]:
+    """ "among movies, which five have the highest rating" -> "which five movies have the
+    highest rating": the things named after "among" are what "which" picks from (said first,
+    or last where the scope was moved to the end)."""
+    if tokens[:1] == ["among"] and "which" in tokens:
+        cut = tokens.index("which")
+        things, rest = tokens[1:cut], tokens[cut:]
+    elif tokens[:1] == ["which"] and "among" in tokens:
+        cut = tokens.index("among")
+        things, rest = tokens[cut + 1 :], tokens[:cut]
+    else:
+        return tokens
+    things = [t for t in things if t not in ("the", "all")]
+    if not things or len(things) > 3:
+        return tokens
+    after = 2 if len(rest) > 1 and to_number(rest[1]) is not None else 1  # "which five"
+    return [*rest[:after], *things, *rest[after:]]
+
+
 def which_has_more(tokens: list[str]) -> list[str]:
     """ "which discipline has more professors" -> "… has the most professors": of the groups,
     the one with the most; "more … than" stays a comparison."""

@@ -114,6 +114,10 @@ class QuestionSpec:
     # "the average age of the professors" over courses: the measure taken for each value of
     # this key column (one professor), then over those; None: over the rows.
     once_per: Target | None = None
+    # "movies with at least 100 ratings": only the groups whose row count is (op, n)
+    group_rows: tuple[str, int] | None = None
+    # "how many artists have 10 or more works": those groups counted, one number
+    groups_counted: bool = False
 
     @property
     def shape(self) -> str:

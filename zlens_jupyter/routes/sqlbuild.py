@@ -117,6 +117,12 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
         query = query.where(exp.and_(*where))
     if group_exprs or periods:
         query = query.group_by(*group_exprs, *periods)
+    if spec.group_rows is not None and group_exprs:
+        # "movies with at least 100 ratings": the groups kept by their row count
+        op, count = spec.group_rows
+        query = query.having(
+            _COMPARED[op](this=exp.Count(this=exp.Star()), expression=exp.Literal.number(count))
+        )
     if per_key:
         # the key's own average, then the asked figure (average, median, …) of those
         query = exp.select(
@@ -132,6 +138,13 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
                 for m in spec.measures
             ]
         ).from_(query.subquery("per_period"))
+    if spec.groups_counted and spec.group_rows is not None and group_exprs:
+        # "how many artists have 10 or more works": the kept groups, counted
+        alias = spec.measures[0].alias if spec.measures else "groups"
+        counted = exp.alias_(exp.Count(this=exp.Star()), alias)
+        return _dates_read(exp.select(counted).from_(query.subquery("kept")), catalog).sql(
+            dialect="duckdb", pretty=True
+        )
     order = _row_order(spec, catalog) if spec.listing else _order(spec, dims)
     if order is not None:
         query = query.order_by(*order)
@@ -417,6 +430,9 @@ def _grain_exprs(
     if grain == "quarter":
         exprs.append(("quarter", _qualified("(month - 1) // 3 + 1", table)))
     return exprs
+
+
+_COMPARED = {">=": exp.GTE, ">": exp.GT, "<": exp.LT, "<=": exp.LTE, "=": exp.EQ}
 
 
 def _format_of(catalog: Catalog, table: str, column: str) -> str:
