@@ -3802,6 +3802,33 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT business_name, COUNT(*) FROM restaurant_inspections GROUP BY 1 "
             "HAVING COUNT(*) > 35",
         ),
+        # "the total number of episodes": a count of them, never their numbers added up
+        ("broadcast", "What was the total number of episodes?", "SELECT COUNT(*) FROM episodes"),
+        # "which discipline has more female faculty": the one with the most
+        (
+            "payroll",
+            "Which discipline has more female faculty?",
+            "SELECT discipline, COUNT(*) FROM Salaries WHERE sex = 'Female' GROUP BY 1 "
+            "ORDER BY 2 DESC LIMIT 1",
+        ),
+        # "the 3 highest salaries": the rows holding them, whole
+        (
+            "payroll",
+            "What are the 3 highest salaries?",
+            "SELECT * FROM Salaries ORDER BY salary DESC LIMIT 3",
+        ),
+        # "the peak number of": its highest
+        (
+            "fred",
+            "What was the peak number of unemployed people?",
+            "SELECT MAX(unemploy) FROM economics",
+        ),
+        # "first above" a level, said with no verb
+        (
+            "fred",
+            "When was unemployment first over 7800?",
+            "SELECT CAST(MIN(date) AS VARCHAR) FROM economics WHERE unemploy > 7800",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:
@@ -4094,6 +4121,12 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "paysheet",
             "What's the median annual salary of a Software Engineer?",
             "'annual' read as salary_type = year",
+        ),
+        # "across all series" over the number `series`: one figure over them all, said
+        (
+            "broadcast",
+            "What was the total number of episodes across all series?",
+            "'across all series' read as one figure over all of them",
         ),
     ],
 )

@@ -160,9 +160,11 @@ from .rewording import (
     stored_as_none,
     the_average_one,
     the_number_of_them,
+    the_peak,
     things_sold,
     times_as_many,
     times_larger,
+    total_number_of,
     two_word_happenings,
     varies_with,
     when_ranked,
@@ -384,6 +386,12 @@ def _kept_by_size(spec: QuestionSpec, size: GroupSize, notes: list[str]) -> Pars
     return None
 
 
+def _said_in_plural(tokens: list[str], target: Target) -> bool:
+    """Whether a column is said as a plural noun ("the 5 highest salaries", "prices")."""
+    names = {stem(w) for w in identifier_words(target.column or "")}
+    return any(stem(t) in names and stem(t) != t for t in tokens)
+
+
 def _holds_time(catalog: Catalog) -> bool:
     """Whether any table has a date or a calendar column (`year`, `month`) to group by (a
     fact table without one may join one that has)."""
@@ -513,6 +521,7 @@ def _parse(
     ]
     tokens, season_read = seasons(tokens, catalog)
     tokens = when_ranked(peaked(first_crossing(tokens)), catalog)
+    tokens = the_peak(tokens)  # "the peak number of unemployed people"
     tokens, moment_read = moment_of_rows(tokens, lexicon, catalog)
     tokens, vote_read = shares_of_the_vote(tokens, lexicon)
     tokens, loss_read = losses_as_figures(tokens, lexicon)
@@ -527,6 +536,7 @@ def _parse(
     tokens = done_to_the_most(tokens, lexicon)  # "rated the most movies"
     tokens = weekday_column_named(tokens, lexicon)  # "each day of the week" over `dow`
     tokens = year_before_a_figure(tokens, lexicon)  # "compare 2010 takings"
+    tokens = total_number_of(tokens)  # "the total number of episodes": a count
     tokens = widest_range(tokens, lexicon)  # "the widest range of salaries"
     tokens, change_read, change_asked = change_between(tokens)
     tokens, vary_read = varies_with(tokens)
@@ -1550,6 +1560,19 @@ def _parse(
             spec.group_by.append(GroupBy(f.table, f.column, alias=f.column))
     if ranked_grain and superlative is not None:
         limit = limit or 1
+    ranked_figure = spec.measures[0].target if len(spec.measures) == 1 else None
+    if (
+        limit is not None
+        and limit > 1
+        and not spec.group_by
+        and not spec.listing
+        and superlative is not None
+        and ranked_figure is not None
+        and spec.measures[0].agg in ("max", "min")
+        and _said_in_plural(tokens, ranked_figure)
+    ):
+        # "the 5 highest salaries": the rows holding them, the highest first, whole
+        spec.listing = True
     if limit is not None and limit > 1 and not spec.group_by and not spec.listing:
         # "the 5 most populous countries" must list five of something, never one number
         return clarify(f"The top {limit} of what? Name what to rank, e.g. a name column.", [])

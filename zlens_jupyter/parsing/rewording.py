@@ -368,6 +368,15 @@ def among_the_groups(tokens: list[str]) -> list[str]:
     return [*rest[:after], *things, *rest[after:]]
 
 
+# Nouns of a group of people said in the singular: "more female faculty" counts them.
+_COLLECTIVES = frozenset({"faculty", "staff", "personnel", "crew", "people", "workforce"})
+
+
+def _counted_noun(word: str) -> bool:
+    """A plural noun, or a noun for a group of people ("faculty"): what "more" counts."""
+    return is_noun(word) and (stem(word) != word or word in _COLLECTIVES)
+
+
 def which_has_more(tokens: list[str]) -> list[str]:
     """ "which discipline has more professors" -> "… has the most professors": of the groups,
     the one with the most; "more … than" stays a comparison."""
@@ -375,7 +384,9 @@ def which_has_more(tokens: list[str]) -> list[str]:
         return tokens
     for i in range(2, len(tokens) - 1):
         word, after = tokens[i], tokens[i + 1]
-        if word in ("more", "fewer") and is_noun(after) and stem(after) != after:
+        # "more female faculty": the things counted may come after a word qualifying them
+        counted = [w for w in tokens[i + 1 : i + 3] if _counted_noun(w)]
+        if word in ("more", "fewer") and counted and (_counted_noun(after) or len(counted) == 1):
             ranked = "most" if word == "more" else "fewest"
             lead = [] if tokens[i - 1] == "the" else ["the"]
             return [*tokens[:i], *lead, ranked, *tokens[i + 1 :]]
@@ -511,6 +522,19 @@ _EXTREMES = {
 }
 
 
+def the_peak(tokens: list[str]) -> list[str]:
+    """ "the peak number of unemployed people" -> "the highest number of unemployed
+    people": "peak" as an adjective before the figure is its highest."""
+    for i in range(1, len(tokens) - 1):
+        if tokens[i] == "peak" and tokens[i - 1] in ("the", "its", "their", "a"):
+            after = tokens[i + 1 : i + 3]
+            rest = tokens[i + 3 :] if after in (["number", "of"], ["level", "of"]) else None
+            if rest is not None:
+                return [*tokens[:i], "highest", *rest]
+            return [*tokens[:i], "highest", *tokens[i + 1 :]]
+    return tokens
+
+
 def peaked(tokens: list[str]) -> list[str]:
     """ "When did unemployment peak?" -> "when was unemployment highest"; "when did the
     savings rate reach its lowest point" -> "… was the savings rate lowest": a verb of
@@ -554,7 +578,9 @@ def first_crossing(tokens: list[str]) -> list[str]:
     year with the population above 100 million"; "when did deaths first exceed 500" -> "…
     the first date with deaths above 500": the earliest time the figure passed the level."""
     did = _when_did(tokens)
-    if did is None or "first" not in tokens[did:]:
+    if did is None:
+        return _first_at_a_level(tokens)
+    if "first" not in tokens[did:]:
         return tokens
     first = tokens.index("first", did)
     for verb, op in _CROSSINGS.items():
@@ -572,9 +598,38 @@ def first_crossing(tokens: list[str]) -> list[str]:
 _PERIODIC = frozenset({"daily", "weekly", "monthly", "yearly", "annual", "quarterly"})
 
 
-def _when_did(tokens: list[str]) -> int | None:
-    """Where "did" stands after "when", "in which month", "what year" (a question asking
-    for a time), or None."""
+# Levels said right after "first" with no verb: "first above 10,000"
+_LEVELS: dict[tuple[str, ...], str] = {
+    ("above",): "above",
+    ("over",): "above",
+    ("below",): "below",
+    ("under",): "below",
+    ("more", "than"): "above",
+    ("less", "than"): "below",
+}
+
+
+def _first_at_a_level(tokens: list[str]) -> list[str]:
+    """ "in which year was spending first above 10,000" -> "what was the first year with
+    spending above 10,000": the level said with no verb of crossing it."""
+    was = _when_did(tokens, verbs=("was", "were"))
+    if was is None or "first" not in tokens[was:]:
+        return tokens
+    first = tokens.index("first", was)
+    for words, op in _LEVELS.items():
+        if tuple(tokens[first + 1 : first + 1 + len(words)]) != words:
+            continue
+        when = tokens[was - 1] if tokens[:1] != ["when"] else "date"
+        subject, rest = tokens[was + 1 : first], tokens[first + 1 + len(words) :]
+        if set(subject) & _PERIODIC:
+            return tokens  # "daily deaths": each row's, or each day's total? Left as asked
+        return ["what", "was", "the", "first", when, "with", *subject, op, *rest]
+    return tokens
+
+
+def _when_did(tokens: list[str], verbs: tuple[str, ...] = ("did",)) -> int | None:
+    """Where "did" (or one of `verbs`) stands after "when", "in which month", "what year"
+    (a question asking for a time), or None."""
     for when in (["when"], ["in", "which"], ["in", "what"], ["which"], ["what"]):
         at = len(when)
         if tokens[:at] != when:
@@ -583,7 +638,7 @@ def _when_did(tokens: list[str]) -> int | None:
             if tokens[at : at + 1] not in (["month"], ["year"], ["decade"], ["day"], ["week"]):
                 continue
             at += 1
-        return at if tokens[at : at + 1] == ["did"] else None
+        return at if tokens[at : at + 1] and tokens[at] in verbs else None
     return None
 
 
@@ -976,6 +1031,18 @@ _WHOLE_SPANS = frozenset({"period", "time", "data", "dataset", "series", "sample
 _BEFORE_A_YEAR = frozenset(
     {"compare", "the", "total", "show", "list", "their", "its", "his", "her", "what", "were"}
 )
+
+
+def total_number_of(tokens: list[str]) -> list[str]:
+    """ "the total number of episodes" -> "the number of episodes": "number of" already
+    asks for the whole count; "total" would add up the episodes' numbers instead."""
+    for i in range(len(tokens) - 2):
+        if tokens[i] in ("total", "overall") and tokens[i + 1 : i + 3] in (
+            ["number", "of"],
+            ["count", "of"],
+        ):
+            return [*tokens[:i], *tokens[i + 1 :]]
+    return tokens
 
 
 def year_before_a_figure(tokens: list[str], lexicon: Lexicon) -> list[str]:

@@ -145,8 +145,11 @@ def across_all(tokens: list[str], taken: set[int], lexicon: Lexicon, notes: list
             continue
         named = lexicon.lookup([tokens[at]])
         rows = is_plural(tokens[at]) and any(t.kind == "table" for t in named)
+        # "across all series" over the number `series`: "all" says every one, together
+        every = "all" in tokens[i + 1 : at]
         # "across all episodes": the rows of `episodes`, though `episode` numbers them
-        if named and (rows or all(t.kind == "table" or not is_numeric(t.type) for t in named)):
+        kinds = all(t.kind == "table" or not is_numeric(t.type) for t in named)
+        if named and (rows or every or kinds):
             notes.append(f"'{' '.join(tokens[i : at + 1])}' read as one figure over all of them")
             return list(range(i, at + 1))
     return []
