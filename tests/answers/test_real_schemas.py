@@ -1200,6 +1200,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               ('Designer', 95000, 'year', 4, 'Work from home'),
               ('Producer', 80000, 'year', 1, 'Irvine');
         """,
+        # diamonds graded by a one-letter color
+        "jewels": """
+            CREATE TABLE diamonds (carat DOUBLE, color VARCHAR, price BIGINT);
+            INSERT INTO diamonds VALUES (0.3, 'D', 500), (1.5, 'J', 9000), (1.2, 'J', 7000),
+              (2.4, 'E', 15000), (0.9, 'J', 2500), (1.8, 'D', 11000);
+        """,
         # one rating per row: a movie's ratings are its rows
         "ratings": """
             CREATE TABLE movie_ratings (title VARCHAR, rating DOUBLE, userId BIGINT);
@@ -3828,6 +3834,24 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "fred",
             "When was unemployment first over 7800?",
             "SELECT CAST(MIN(date) AS VARCHAR) FROM economics WHERE unemploy > 7800",
+        ),
+        # "model year": the year of the model, a compound whose head is the time
+        (
+            "autos",
+            "Which model year had better average city mileage?",
+            "SELECT year, ROUND(AVG(cty), 2) FROM mpg GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
+        # a range said of the things, its unit naming the column
+        (
+            "jewels",
+            "What is the average price of diamonds between 1 and 2 carats?",
+            "SELECT ROUND(AVG(price), 2) FROM diamonds WHERE carat BETWEEN 1 AND 2",
+        ),
+        # one capital letter beside its column's name is a value
+        (
+            "jewels",
+            "What is the median price of J color diamonds?",
+            "SELECT MEDIAN(price) FROM diamonds WHERE color = 'J'",
         ),
     ],
 )

@@ -392,6 +392,24 @@ def _said_in_plural(tokens: list[str], target: Target) -> bool:
     return any(stem(t) in names and stem(t) != t for t in tokens)
 
 
+def _time_of_a_thing(tokens: list[str], spans: list[Span]) -> list[Span]:
+    """ "which model year": a text column's name right before a calendar column's is one
+    compound noun whose head is the time (the model's year), as English compounds go."""
+    out: list[Span] = []
+    for span in spans:
+        before = out[-1] if out else None
+        text = before is not None and all(
+            t.kind == "column" and not is_numeric(t.type) for t in before.targets
+        )
+        adjacent = before is not None and before.end == span.start
+        timed = names_calendar(span) and tokens[span.start] in ("year", "month", "day", "date")
+        if before is not None and text and adjacent and timed:
+            out[-1] = Span(before.start, span.end, span.targets)
+            continue
+        out.append(span)
+    return out
+
+
 def _holds_time(catalog: Catalog) -> bool:
     """Whether any table has a date or a calendar column (`year`, `month`) to group by (a
     fact table without one may join one that has)."""
@@ -707,6 +725,7 @@ def _parse(
 
     spans = sorted(find_spans(tokens, lexicon, p.taken) + spelled, key=lambda s: s.start)
     p.all_spans = list(spans)
+    spans = _time_of_a_thing(tokens, spans)  # "model year": the year
     spans = [year_of_name(p, spec, lexicon, s) for s in spans]
     spans = [rows_named_by_their_table(tokens, s, lexicon) for s in spans]
     spans = _of_the_parent_table(tokens, spans, catalog, p.notes)
@@ -1395,6 +1414,11 @@ def _parse(
             # "earn more than 100,000 and less than 150,000": the second limit is of the
             # column the first was
             column = previous
+        following = next((c for c in comparisons if c.op_start == comparison.value_end + 1), None)
+        if column is None and following is not None and tokens[comparison.value_end] == "and":
+            # "between 1 and 2 carats": the column said after the second limit is the first's
+            later = comparison_spans[following.op_start]
+            column = pick_column(later, spec.fact_table, numeric=True) if later else None
         if column is None and not names_number(named):
             column = sale_price(tokens, comparison, catalog, spec.fact_table)
             if column is not None:

@@ -219,6 +219,8 @@ def number_range(tokens: list[str], lexicon: Lexicon) -> list[str]:
             or (name[-1] in GLUE_WORDS and name[-1] not in _AGED)
             # "hit between 20 and 30 home runs": a verb naming nothing, the figure after
             or (unit and is_verb(name[-1]) and not lexicon.lookup(name))
+            # "diamonds between 1 and 2 carats": the things, no column; the unit names it
+            or (unit and not any(t.kind == "column" for t in lexicon.lookup(name)))
         ):
             # "have between 4 and 6 cylinders", "with between 10 and 20 years of service":
             # the words after the range name what it is of; said after each end

@@ -217,6 +217,23 @@ class ValueIndex:
                 if found:
                     taken[first : first + size] = [True] * size
                     matches.extend((span[0][0], m) for m in found)
+        for first in range(len(tokens)):
+            # "J color diamonds", "grade A loans": one capital letter is a value only beside
+            # a word of its column's name
+            letter = tokens[first][2]
+            if taken[first] or len(letter) != 1 or not letter.isupper():
+                continue
+            beside = {
+                stem(tokens[k][2].lower()) for k in (first - 1, first + 1) if 0 <= k < len(tokens)
+            }
+            hits = [
+                hit
+                for hit in self._by_phrase.get(letter.lower(), [])
+                if beside & {stem(w) for w in _column_words(hit[1])}
+            ]
+            if len({(t, c) for t, c, _ in hits}) == 1:
+                taken[first] = True
+                matches.extend((tokens[first][0], ValueMatch(letter, t, c, v)) for t, c, v in hits)
         for first in range(len(tokens) - 1):
             # "first class passengers": a common word stored under another form (`1st`) is a
             # value only right before a word of its column's name (passengerClass)
