@@ -461,6 +461,29 @@ DATASETS: tuple[Any, ...] = (
         (Table("AirCrash", "vcdExtra", "AirCrash", dates=("date",)),),
         "439 fatal commercial airliner crashes, 1993-2015: date, flight phase, cause, deaths",
     ),
+    Dataset(
+        "mplsstops",
+        (
+            Table("MplsStops", "carData", "MplsStops", "row"),
+            Table("MplsDemo", "carData", "MplsDemo", "row"),
+        ),
+        "Minneapolis police stops of 2017; 2015 demographics per neighborhood (key: neighborhood)",
+    ),
+    Dataset(
+        "gestation",
+        (Table("Gestation", "mosaicData", "Gestation", dates=("date",)),),
+        "1,236 baby boys of the Child Health and Development Studies: birth date, weight, parents",
+    ),
+    Dataset(
+        "sacramento",
+        (Table("Sacramento", "modeldata", "Sacramento"),),
+        "932 homes sold in the Sacramento area over five days: city, zip, beds, sqft, type, price",
+    ),
+    Dataset(
+        "journals",
+        (Table("Journals", "AER", "Journals", "abbrev"),),
+        "180 economics journals of 2000: library price, pages, citations, subscriptions, field",
+    ),
 )
 
 
