@@ -3853,6 +3853,22 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "What is the median price of J color diamonds?",
             "SELECT MEDIAN(price) FROM diamonds WHERE color = 'J'",
         ),
+        # a count for each group, averaged over the groups: one figure
+        (
+            "ratings",
+            "What is the average number of ratings per user?",
+            "SELECT ROUND(COUNT(*) * 1.0 / COUNT(DISTINCT userId), 2) FROM movie_ratings",
+        ),
+        (
+            "ratings",
+            "On average, how many ratings does a movie get?",
+            "SELECT ROUND(COUNT(*) * 1.0 / COUNT(DISTINCT title), 2) FROM movie_ratings",
+        ),
+        (
+            "jewels",
+            "How many diamonds have color D or E?",
+            "SELECT color, COUNT(*) FROM diamonds WHERE color IN ('D', 'E') GROUP BY 1",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:

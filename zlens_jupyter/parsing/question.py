@@ -280,6 +280,8 @@ def parse_question(
     frame = frame if frame is not None else read_frame(question)
     result = _averaged_per_period(question, catalog, lexicon, semantic, values)
     if result is None:
+        result = _averaged_per_group(question, catalog, lexicon, semantic, values)
+    if result is None:
         result = _parse(question, catalog, lexicon, semantic, values)
     spec = result.spec
     valued = {
@@ -1913,6 +1915,73 @@ def _averaged_per_period(
     measure.alias = f"average_{measure.alias.removeprefix('sum_')}_per_{grain}"
     spec.average_over = grain
     spec.notes.append(f"averaged over the {grain}s the data holds ({grain}s with no rows left out)")
+    return result
+
+
+_AVERAGE_PER_GROUP = re.compile(
+    r"\b(?:average|mean)\s+(number\s+of\s+.+?)\s+(per)\s+(\w+)", re.IGNORECASE
+)
+_HOW_MANY_EACH = re.compile(
+    r"\b(how\s+many\s+.+?)\s+(?:does|do|did)\s+(?:each|every|an?)\s+(\w+)(?:\s+(\w+))?",
+    re.IGNORECASE,
+)
+_GRAIN_NOUNS = frozenset({"day", "week", "month", "quarter", "year", "decade", "hour", "minute"})
+
+
+def _averaged_per_group(
+    question: str,
+    catalog: Catalog,
+    lexicon: Lexicon,
+    semantic: SemanticModel | None,
+    values: list[ValueMatch] | None,
+) -> ParseResult | None:
+    """ "the average number of ratings per user", "on average, how many works does an
+    artist have": the count for each user (artist), averaged over them, one figure. Read as
+    the question without "average", counted for each group, then averaged. None where no
+    such phrase is said, or the rest is no count of rows (or of a text column's values) per
+    one group: "the average number of calories per item" averages a number each row holds,
+    read as it stands."""
+    found = _AVERAGE_PER_GROUP.search(question)
+    on_average = _ON_AVERAGE.search(question)
+    each = _HOW_MANY_EACH.search(question) if on_average else None
+    if found is not None and found.group(3).lower() not in _GRAIN_NOUNS:
+        group = found.group(3)
+        said = f"{found.group(1)} {found.group(2)} {group}"
+        plain = question[: found.start()] + said + question[found.end() :]
+    elif each is not None and each.group(2).lower() not in _GRAIN_NOUNS:
+        group = each.group(2)
+        verb = each.group(3) or ""
+        # "does an artist have in the collection": the verb goes, what follows it stays
+        kept = "" if not verb or is_verb(verb.lower()) else f" {verb}"
+        plain = question[: each.start()] + f"{each.group(1)} per {group}{kept}"
+        plain = _ON_AVERAGE.sub("", plain + question[each.end() :]).strip(" ,")
+    else:
+        return None
+    result = _parse(plain, catalog, lexicon, semantic, values)
+    spec = result.spec
+    groups = [g for g in spec.group_by if not g.is_time] if spec is not None else []
+    if (
+        spec is None
+        or len(spec.group_by) != 1
+        or len(groups) != 1
+        or spec.time_grain
+        or spec.limit is not None
+        or spec.listing
+        or spec.share_of
+        or spec.share_of_groups
+        or spec.difference_of
+        or len(spec.measures) != 1
+        or spec.measures[0].agg not in ("count", "count_distinct")
+        # "the average number of calories per item": a number each row holds, averaged
+        or (spec.measures[0].target is not None and is_numeric(spec.measures[0].target.type))
+    ):
+        return None
+    grouped = groups[0]
+    spec.once_per = Target("column", grouped.table, grouped.column)
+    spec.group_by = []
+    measure = spec.measures[0]
+    measure.alias = f"average_{measure.alias.removeprefix('sum_')}_per_{grouped.alias}"
+    spec.notes.append(f"counted for each {grouped.column}, then averaged over them")
     return result
 
 

@@ -85,7 +85,7 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
     measures = [
         # each key's own mean (unrounded), the asked figure taken over them outside
         exp.alias_(exp.Avg(this=_named(m.target.column or "", m.table, catalog)), m.alias)
-        if per_key and m.target is not None
+        if per_key and m.target is not None and m.agg not in _PER_KEY_COUNTS
         else exp.alias_(_share_expr(_measure_expr(m, semantic, catalog), part), "percent_of_total")
         if part
         else exp.alias_(_group_share_expr(_measure_expr(m, semantic, catalog)), "percent_of_total")
@@ -432,6 +432,9 @@ def _grain_exprs(
     return exprs
 
 
+# Measures taken whole for each key before they are averaged ("the average number of
+# ratings per user": each user's count); any other is each key's own mean first.
+_PER_KEY_COUNTS = frozenset({"count", "count_distinct", "sum"})
 _COMPARED = {">=": exp.GTE, ">": exp.GT, "<": exp.LT, "<=": exp.LTE, "=": exp.EQ}
 
 

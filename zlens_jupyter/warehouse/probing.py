@@ -217,23 +217,7 @@ class ValueIndex:
                 if found:
                     taken[first : first + size] = [True] * size
                     matches.extend((span[0][0], m) for m in found)
-        for first in range(len(tokens)):
-            # "J color diamonds", "grade A loans": one capital letter is a value only beside
-            # a word of its column's name
-            letter = tokens[first][2]
-            if taken[first] or len(letter) != 1 or not letter.isupper():
-                continue
-            beside = {
-                stem(tokens[k][2].lower()) for k in (first - 1, first + 1) if 0 <= k < len(tokens)
-            }
-            hits = [
-                hit
-                for hit in self._by_phrase.get(letter.lower(), [])
-                if beside & {stem(w) for w in _column_words(hit[1])}
-            ]
-            if len({(t, c) for t, c, _ in hits}) == 1:
-                taken[first] = True
-                matches.extend((tokens[first][0], ValueMatch(letter, t, c, v)) for t, c, v in hits)
+        matches.extend(self._letters_beside_names(tokens, taken))
         for first in range(len(tokens) - 1):
             # "first class passengers": a common word stored under another form (`1st`) is a
             # value only right before a word of its column's name (passengerClass)
@@ -275,6 +259,42 @@ class ValueIndex:
                     matches.extend((span[0][0], ValueMatch(said, t, c, v)) for t, c, v in hits)
         matches.sort(key=lambda pair: (pair[0], pair[1].table, pair[1].column))
         return [self._marked_if_listed(m) for _, m in matches]
+
+    def _letters_beside_names(
+        self, tokens: list[tuple[int, int, str]], taken: list[bool]
+    ) -> list[tuple[int, ValueMatch]]:
+        """ "J color diamonds", "grade A loans": one capital letter is a value only beside a
+        word of its column's name; the letters listed after it ("D, E or F") with it."""
+        matches: list[tuple[int, ValueMatch]] = []
+        for first in range(len(tokens)):
+            letter = tokens[first][2]
+            if taken[first] or len(letter) != 1 or not letter.isupper():
+                continue
+            beside = {
+                stem(tokens[k][2].lower()) for k in (first - 1, first + 1) if 0 <= k < len(tokens)
+            }
+            hits = [
+                hit
+                for hit in self._by_phrase.get(letter.lower(), [])
+                if beside & {stem(w) for w in _column_words(hit[1])}
+            ]
+            if len({(t, c) for t, c, _ in hits}) != 1:
+                continue
+            taken[first] = True
+            matches.extend((tokens[first][0], ValueMatch(letter, t, c, v)) for t, c, v in hits)
+            listed = first + 1
+            while listed < len(tokens) and not taken[listed]:
+                other = tokens[listed][2]
+                if other.lower() in ("and", "or"):
+                    listed += 1
+                    continue
+                more = [h for h in self._by_phrase.get(other.lower(), []) if h[:2] == hits[0][:2]]
+                if len(other) != 1 or not other.isupper() or not more:
+                    break
+                taken[listed] = True
+                matches.extend((tokens[listed][0], ValueMatch(other, *h)) for h in more)
+                listed += 1
+        return matches
 
     def _marked_if_listed(self, match: ValueMatch) -> ValueMatch:
         """The match, `listed` when other values of its column hold it among several
