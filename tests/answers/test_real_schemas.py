@@ -1206,6 +1206,22 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO diamonds VALUES (0.3, 'D', 500), (1.5, 'J', 9000), (1.2, 'J', 7000),
               (2.4, 'E', 15000), (0.9, 'J', 2500), (1.8, 'D', 11000);
         """,
+        # journals with their publisher and how often they are cited
+        "periodicals": """
+            CREATE TABLE Journals (title VARCHAR, publisher VARCHAR, price BIGINT,
+              citations BIGINT);
+            INSERT INTO Journals VALUES ('Econometrica', 'Wiley', 300, 8000),
+              ('Journal A', 'Elsevier', 900, 120), ('Journal B', 'Elsevier', 700, 90),
+              ('Journal C', 'Elsevier', 650, 300), ('Journal D', 'Wiley', 200, 40),
+              ('Journal E', 'MIT Press', 150, 2500);
+        """,
+        # police stops: each row one stop, the kind of problem as a word
+        "stops": """
+            CREATE TABLE MplsStops (problem VARCHAR, neighborhood VARCHAR, race VARCHAR);
+            INSERT INTO MplsStops SELECT CASE WHEN i % 3 = 0 THEN 'suspicious' ELSE 'traffic'
+              END, ['Phillips', 'Whittier', 'Lyndale'][1 + i % 3], ['Black', 'White'][1 + i % 2]
+              FROM range(30) t(i);
+        """,
         # one rating per row: a movie's ratings are its rows
         "ratings": """
             CREATE TABLE movie_ratings (title VARCHAR, rating DOUBLE, userId BIGINT);
@@ -3869,6 +3885,24 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "How many diamonds have color D or E?",
             "SELECT color, COUNT(*) FROM diamonds WHERE color IN ('D', 'E') GROUP BY 1",
         ),
+        # "traffic" is a value here, never a deed done to the stops
+        (
+            "stops",
+            "How many of the stops were traffic stops?",
+            "SELECT COUNT(*) FROM MplsStops WHERE problem = 'traffic'",
+        ),
+        # "for publishers with at least 3 journals": each publisher, the kept ones
+        (
+            "periodicals",
+            "For publishers with at least 3 journals, what's the average price?",
+            "SELECT publisher, ROUND(AVG(price), 2) FROM Journals GROUP BY 1 HAVING COUNT(*) >= 3",
+        ),
+        # "cited the most": the most citations
+        (
+            "periodicals",
+            "Which journal has been cited the most?",
+            "SELECT title, MAX(citations) FROM Journals GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:
@@ -4283,6 +4317,8 @@ def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(
         ("planecrash", "Which cause of crashes is the deadliest?"),
         # a count of rows with nothing to count them in
         ("ratings", "How many ratings have at least 3 stars?"),
+        # "the best" of rows with nothing to say what best is
+        ("stops", "Which neighborhood has the best stops?"),
     ],
 )
 def test_shapes_that_stay_open_are_asked(harbour, db: str, question: str) -> None:

@@ -91,7 +91,6 @@ from .phrasing import (
     CALENDAR_WORDS,
     GRAIN_WORDS,
     GRAINS,
-    SUPERLATIVES,
     find_aggregates,
     find_comparisons,
     find_group_markers,
@@ -124,6 +123,7 @@ from .rewording import (
     common_number_of,
     compared_either_way,
     correlation_asked,
+    done_the_most_times,
     done_to_the_most,
     each_combination,
     edge_of_a_period,
@@ -132,6 +132,7 @@ from .rewording import (
     ended_with,
     first_crossing,
     first_period_dated,
+    for_the_groups,
     has_dates,
     how_much_more,
     how_often,
@@ -359,7 +360,9 @@ def parse_question(
 
 
 # Superlatives of a thing's frequency: "the commonest cause" ranks by how many rows
-_RANKS_BY_ROWS = frozenset({"busiest", "commonest", "popularest", "frequentest"})
+_RANKS_BY_ROWS = frozenset({"busiest", "commonest", "most", "fewest", "least", "top", "bottom"})
+# Words saying the rows are what is ranked: "the highest number of crashes"
+_SAID_AS_COUNTS = frozenset({"number", "many", "often", "count", "frequent", "common", "popular"})
 
 
 def _kept_by_size(spec: QuestionSpec, size: GroupSize, notes: list[str]) -> ParseResult | None:
@@ -554,6 +557,7 @@ def _parse(
     tokens = common_number_of(per_day_said(ages_said(tokens)))
     tokens = the_average_one(each_combination(end_of_the_data(over_the_whole_period(tokens))))
     tokens = done_to_the_most(tokens, lexicon)  # "rated the most movies"
+    tokens = done_the_most_times(tokens, lexicon)  # "cited the most": the most citations
     tokens = weekday_column_named(tokens, lexicon)  # "each day of the week" over `dow`
     tokens = year_before_a_figure(tokens, lexicon)  # "compare 2010 takings"
     tokens = total_number_of(tokens)  # "the total number of episodes": a count
@@ -564,6 +568,7 @@ def _parse(
     tokens = which_has_more(which_single(combined_as_total(said_twice(tokens), lexicon)))
     tokens, sized = group_size_said(tokens, lexicon)  # "movies with at least 100 ratings"
     tokens = among_the_groups(tokens)  # "among movies, which five …"
+    tokens = for_the_groups(tokens, lexicon)  # "for publishers, what's the average price"
     tokens = with_at_least_one_row(number_range(tokens, lexicon), lexicon)
     tokens = measure_of_a_part(tokens, lexicon)
     tokens, sold_read = things_sold(tokens, lexicon)
@@ -1620,9 +1625,9 @@ def _parse(
     quality = tokens[superlative_at] if superlative_at is not None else ""
     if (
         quality
-        and quality not in SUPERLATIVES
         and quality not in _RANKS_BY_ROWS
-        and not {"most", "fewest", "least", "number", "many", "often"} & set(tokens)
+        and not _SAID_AS_COUNTS & set(tokens)
+        and not p.shared  # "the highest churn rate": a share of the rows, ranked
         and spec.measures
         and all(m.agg == "count" and m.target is None for m in spec.measures)
     ):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from ..vocabulary import negatives, synonyms
+from ..vocabulary import counted_by_verb, negatives, synonyms
 from ..warehouse import Catalog, ValueMatch
 from ..wordforms import adjective_base, is_noun, is_verb, verb_root
 from .lexicon import Lexicon, Target, find_spans, is_key, is_numeric, is_temporal
@@ -377,6 +377,21 @@ _COLLECTIVES = frozenset({"faculty", "staff", "personnel", "crew", "people", "wo
 def _counted_noun(word: str) -> bool:
     """A plural noun, or a noun for a group of people ("faculty"): what "more" counts."""
     return is_noun(word) and (stem(word) != word or word in _COLLECTIVES)
+
+
+def for_the_groups(tokens: list[str], lexicon: Lexicon) -> list[str]:
+    """ "for publishers, what's the average price" -> "for each publishers, …": a plural
+    naming a text column after a leading "for" asks for each of them ("for women", a
+    value, keeps only them and is no grouping)."""
+    for i in range(len(tokens) - 1):
+        if tokens[i] != "for" or stem(tokens[i + 1]) == tokens[i + 1]:
+            continue
+        if i not in (0, len(tokens) - 2):
+            continue  # said first, or last where the scope was moved to the end
+        named = [t for t in lexicon.lookup(tokens[i + 1 : i + 2]) if t.kind == "column"]
+        if named and all(not is_numeric(t.type) for t in named):
+            return [*tokens[: i + 1], "each", *tokens[i + 1 :]]
+    return tokens
 
 
 def which_has_more(tokens: list[str]) -> list[str]:
@@ -991,6 +1006,8 @@ def done_to_the_most(tokens: list[str], lex: Lexicon) -> list[str]:
         for i in range(3, len(tokens) - 1):
             if not is_verb(tokens[i]) or tokens[i] in _AUXILIARIES or i + 2 != len(tokens):
                 continue
+            if verb_root(tokens[i]) in (None, tokens[i]):
+                continue  # "were traffic stops": a bare word that is also a verb is no deed
             named = lex.lookup(tokens[i + 1 : i + 2])
             rows = stem(tokens[i + 1]) != tokens[i + 1]
             # the rows, or the things the rows are about, told by their id (`movieId`)
@@ -1007,6 +1024,22 @@ def done_to_the_most(tokens: list[str], lex: Lexicon) -> list[str]:
         things = all(t.kind == "table" or is_key(t.column or "") for t in named)
         if named and things and stem(tokens[i + 3]) != tokens[i + 3]:
             return [*tokens[:i], *tokens[i + 1 :]]
+    return tokens
+
+
+def done_the_most_times(tokens: list[str], lex: Lexicon) -> list[str]:
+    """ "which journal has been cited the most" -> "which journal has the most citations":
+    a verb whose deeds a number column counts (vocabulary `counted_by_verb`), ranked."""
+    for i in range(1, len(tokens) - 2):
+        noun = counted_by_verb().get(tokens[i])
+        ranked = tokens[i + 1 : i + 3] in (["the", "most"], ["the", "fewest"], ["the", "least"])
+        if noun is None or not ranked or i + 3 != len(tokens) or lex.lookup(tokens[i : i + 1]):
+            continue
+        if any(t.kind == "column" and is_numeric(t.type) for t in lex.lookup([noun])):
+            head = tokens[:i]
+            while head and head[-1] in ("been", "was", "were", "is", "are", "being"):
+                head = head[:-1]
+            return [*head, *tokens[i + 1 : i + 3], noun]
     return tokens
 
 
