@@ -3903,6 +3903,23 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "Which journal has been cited the most?",
             "SELECT title, MAX(citations) FROM Journals GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
         ),
+        (
+            "planecrash",
+            "How many people were killed in 1999?",
+            "SELECT SUM(Fatalities) FROM AirCrash WHERE Year = 1999",
+        ),
+        # "got no raise": none of the number
+        (
+            "paysheet",
+            "How many people got no raise at all?",
+            "SELECT COUNT(*) FROM blizzard_pay WHERE percent_incr = 0",
+        ),
+        # "not a <value>": every other value
+        (
+            "planecrash",
+            "How many crashes were not a weather crash?",
+            "SELECT COUNT(*) FROM AirCrash WHERE Cause <> 'weather'",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:

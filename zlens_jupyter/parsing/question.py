@@ -1905,13 +1905,7 @@ def _averaged_per_period(
     if (
         spec is None
         or spec.group_by
-        or spec.time_grain
-        or spec.limit is not None
-        or spec.listing
-        or spec.share_of
-        or spec.share_of_groups
-        or spec.difference_of
-        or len(spec.measures) != 1
+        or not _one_plain_figure(spec)
         or spec.measures[0].agg not in ("count", "sum")
         or spec.measures[0].per is not None
     ):
@@ -1921,6 +1915,14 @@ def _averaged_per_period(
     spec.average_over = grain
     spec.notes.append(f"averaged over the {grain}s the data holds ({grain}s with no rows left out)")
     return result
+
+
+def _one_plain_figure(spec: QuestionSpec) -> bool:
+    """One measure, unranked, with no time grain, share, difference or listing: a figure
+    that can be taken for each period or group and then averaged."""
+    shared = spec.share_of or spec.share_of_groups or spec.difference_of
+    plain = not (spec.time_grain or spec.listing or shared) and spec.limit is None
+    return plain and len(spec.measures) == 1
 
 
 _AVERAGE_PER_GROUP = re.compile(
@@ -1969,13 +1971,7 @@ def _averaged_per_group(
         spec is None
         or len(spec.group_by) != 1
         or len(groups) != 1
-        or spec.time_grain
-        or spec.limit is not None
-        or spec.listing
-        or spec.share_of
-        or spec.share_of_groups
-        or spec.difference_of
-        or len(spec.measures) != 1
+        or not _one_plain_figure(spec)
         or spec.measures[0].agg not in ("count", "count_distinct")
         # "the average number of calories per item": a number each row holds, averaged
         or (spec.measures[0].target is not None and is_numeric(spec.measures[0].target.type))
@@ -2025,7 +2021,10 @@ def _people_counted_by_a_column(tokens: list[str], lexicon: Lexicon) -> list[str
     column is called `deaths` and nothing in the data is named by "died": the people are
     the deaths a row counts, never rows of people."""
     for i in range(2, len(tokens) - 1):
-        said, verb = tokens[i], tokens[i + 1]
+        said, at = tokens[i], i + 1
+        while at < len(tokens) - 1 and tokens[at] in ("were", "was", "got", "been", "have"):
+            at += 1  # "how many people were killed"
+        verb = tokens[at]
         noun = counted_by_verb().get(verb)
         if (
             tokens[i - 2 : i] == ["how", "many"]
@@ -2034,7 +2033,8 @@ def _people_counted_by_a_column(tokens: list[str], lexicon: Lexicon) -> list[str
             and not lexicon.lookup([verb])
             and any(t.kind == "column" and is_numeric(t.type) for t in lexicon.lookup([noun]))
         ):
-            return [*tokens[:i], noun, *tokens[i + 2 :]]
+            return [*tokens[:i], noun, *tokens[at + 1 :]]
+        verb = tokens[i + 1]
         if (
             tokens[i - 2 : i] == ["how", "many"]
             and said in people()
@@ -2352,8 +2352,9 @@ def _value_negated(tokens: list[str], at: int, values: list[ValueMatch]) -> bool
     keeps the rows with any other value (read by the value filters), no exclusion to ask."""
     if tokens[at] not in ("not", "non"):
         return False
+    after = at + 2 if tokens[at + 1 : at + 2] in (["a"], ["an"]) else at + 1  # "not a …"
     return any(
-        (words := question_tokens(m.word)) and tokens[at + 1 : at + 1 + len(words)] == words
+        (words := question_tokens(m.word)) and tokens[after : after + len(words)] == words
         for m in values
         if m.table and not m.prefix
     )

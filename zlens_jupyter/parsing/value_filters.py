@@ -83,7 +83,10 @@ def filters_of_values(
                     continue  # already explained, e.g. "July" as a time range
                 p.taken.update(range(i, i + len(words)))
                 before = p.tokens[i - 1] if i > 0 else None
-                if before in NEGATIONS:  # "respondents who are not US citizens"
+                if before in ("a", "an") and i > 1 and p.tokens[i - 2] in NEGATIONS:
+                    p.taken.update({i - 2, i - 1})  # "a crash that was not a criminal act"
+                    before = p.tokens[i - 2]
+                elif before in NEGATIONS:  # "respondents who are not US citizens"
                     p.taken.add(i - 1)
                 out.append((match, before))
                 break

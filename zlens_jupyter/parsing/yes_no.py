@@ -297,6 +297,8 @@ _AFTER_A_THING = frozenset(
 )
 
 
+# Verbs of getting a thing: "got no raise" is having none of it
+_GETTING = frozenset({"got", "get", "gets", "received", "receive", "receives"})
 # "vary with", "change with": what follows is what the figure is grouped by
 _VARY_VERBS = frozenset({"vary", "varies", "differ", "differs", "change", "changes", "increase"})
 
@@ -309,7 +311,8 @@ def having_a_number(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> tu
     the reading is returned to be said."""
     for i, verb in enumerate(tokens[:-1]):
         lacking = verb == "without" and tokens[i + 1] in ("a", "an", "any")
-        if verb not in HAVE_VERBS and not lacking:
+        got = verb in _GETTING and tokens[i + 1] == "no"  # "people who got no raise"
+        if verb not in HAVE_VERBS and not lacking and not got:
             continue  # "days without a single death": "revenue without returns" is asked
         if verb == "with" and i > 0 and tokens[i - 1] in _VARY_VERBS:
             continue  # "how does salary change with years since PhD": a grouping, no having
@@ -338,7 +341,7 @@ def having_a_number(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> tu
                 continue
             (_, column), said = next(iter(found)), " ".join(tokens[i : j + size])
             have = "have" if verb in ("contain", "contains", "include", "includes") else verb
-            have = "with" if lacking else have
+            have = "with" if lacking else "have" if got else have
             compared = ["exactly", "0"] if none else ["more", "than", "0"]
             out = [*tokens[:i], have, *compared, *words, *tokens[j + size :]]
             return out, f"'{said}' read as {column} {'= 0' if none else '> 0'}"
