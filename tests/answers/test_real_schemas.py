@@ -1222,6 +1222,15 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
               END, ['Phillips', 'Whittier', 'Lyndale'][1 + i % 3], ['Black', 'White'][1 + i % 2]
               FROM range(30) t(i);
         """,
+        # episodes with no date, keyed like the ratings that hold each one's air date
+        "showdates": """
+            CREATE TABLE episodes (series BIGINT, episode BIGINT, bakers_out BIGINT);
+            CREATE TABLE ratings (series BIGINT, episode BIGINT, uk_airdate DATE,
+              viewers_7day DOUBLE);
+            INSERT INTO episodes SELECT 1 + i // 4, 1 + i % 4, 1 + i % 2 FROM range(12) t(i);
+            INSERT INTO ratings SELECT 1 + i // 4, 1 + i % 4,
+              DATE '2010-08-01' + INTERVAL (i * 50) DAY, 2.0 + i * 0.5 FROM range(12) t(i);
+        """,
         # one rating per row: a movie's ratings are its rows
         "ratings": """
             CREATE TABLE movie_ratings (title VARCHAR, rating DOUBLE, userId BIGINT);
@@ -3919,6 +3928,19 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "planecrash",
             "How many crashes were not a weather crash?",
             "SELECT COUNT(*) FROM AirCrash WHERE Cause <> 'weather'",
+        ),
+        # a table with no date, read through the one table it joins that has one
+        (
+            "showdates",
+            "How many episodes aired each year?",
+            "SELECT year(r.uk_airdate), COUNT(*) FROM episodes e JOIN ratings r "
+            "USING (series, episode) GROUP BY 1",
+        ),
+        # "per episode" where `episode` numbers each row: the rows' own figure, averaged
+        (
+            "showdates",
+            "What is the average number of viewers per episode?",
+            "SELECT ROUND(AVG(viewers_7day), 2) FROM ratings",
         ),
     ],
 )

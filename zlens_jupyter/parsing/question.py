@@ -1917,6 +1917,29 @@ def _averaged_per_period(
     return result
 
 
+def _a_number_per_row(spec: QuestionSpec, group: GroupBy, catalog: Catalog) -> ParseResult | None:
+    """ "the average number of viewers per episode" where `episode` numbers each row (a
+    number column, no text label): the average of the figure each row holds, one figure."""
+    measure = spec.measures[0]
+    target = measure.target
+    info = catalog.table(group.table)
+    numbered = info.column(group.column or "") if info is not None else None
+    if (
+        target is None
+        or not is_numeric(target.type)
+        or measure.agg not in ("sum", "avg", "count")  # "the number of viewers": `viewers`
+        or numbered is None
+        or not is_numeric(numbered.type)
+        or (group.column or "").lower() in CALENDAR_WORDS
+    ):
+        return None
+    spec.group_by = []
+    spec.measures = [replace(measure, agg="avg", alias=f"avg_{target.column}")]
+    spec.notes = [n for n in spec.notes if "added up" not in n]
+    spec.notes.append(f"each row of {measure.table} read as one {group.column}")
+    return ParseResult(spec=spec)
+
+
 def _one_plain_figure(spec: QuestionSpec) -> bool:
     """One measure, unranked, with no time grain, share, difference or listing: a figure
     that can be taken for each period or group and then averaged."""
@@ -1967,6 +1990,10 @@ def _averaged_per_group(
     result = _parse(plain, catalog, lexicon, semantic, values)
     spec = result.spec
     groups = [g for g in spec.group_by if not g.is_time] if spec is not None else []
+    if spec is not None and len(groups) == len(spec.group_by) == 1 and _one_plain_figure(spec):
+        per_row = _a_number_per_row(spec, groups[0], catalog)
+        if per_row is not None:
+            return per_row
     if (
         spec is None
         or len(spec.group_by) != 1

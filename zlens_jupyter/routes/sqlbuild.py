@@ -376,7 +376,21 @@ def _time_source(
             return info.name, col.name
     if parts:  # a bare integer year (or month) column is the table's time
         return info.name, None
-    return None
+    return _joined_date(spec.fact_table, catalog)
+
+
+def _joined_date(fact: str, catalog: Catalog) -> tuple[str, str] | None:
+    """The one date of the one table the fact table joins that has a date: "episodes aired
+    each year" over `episodes`, keyed like `ratings` with its `uk_airdate`. None when no
+    joined table, or several, hold one date each."""
+    dated = [
+        (name, dates[0])
+        for name, table in catalog.tables.items()
+        if name != fact
+        and len(dates := [c.name for c in table.columns if is_temporal(c.type)]) == 1
+        and catalog.join_path(fact, name) is not None
+    ]
+    return dated[0] if len(dated) == 1 else None
 
 
 def calendar_parts(columns: Any) -> frozenset[str]:
