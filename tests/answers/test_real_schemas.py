@@ -1231,6 +1231,12 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             INSERT INTO ratings SELECT 1 + i // 4, 1 + i % 4,
               DATE '2010-08-01' + INTERVAL (i * 50) DAY, 2.0 + i * 0.5 FROM range(12) t(i);
         """,
+        # populations by census year, the year in each column's name
+        "censuses": """
+            CREATE TABLE towny (name VARCHAR, population_2016 BIGINT, population_2021 BIGINT);
+            INSERT INTO towny VALUES ('Ajax', 119677, 126666), ('Barrie', 141434, 147829),
+              ('Brock', 11642, 12567), ('Ottawa', 934243, 1017449), ('Whitby', 128377, 138501);
+        """,
         # one rating per row: a movie's ratings are its rows
         "ratings": """
             CREATE TABLE movie_ratings (title VARCHAR, rating DOUBLE, userId BIGINT);
@@ -3941,6 +3947,19 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "showdates",
             "What is the average number of viewers per episode?",
             "SELECT ROUND(AVG(viewers_7day), 2) FROM ratings",
+        ),
+        # "more than 125,000 residents in 2021": the 2021 population column
+        (
+            "censuses",
+            "How many towns had more than 125,000 residents in 2021?",
+            "SELECT COUNT(*) FROM towny WHERE population_2021 > 125000",
+        ),
+        # a share whose part is a period
+        (
+            "savings",
+            "What percentage of the months were in the 1970s?",
+            "SELECT ROUND(100.0 * COUNT(*) FILTER (WHERE year(date) BETWEEN 1970 AND 1979) "
+            "/ COUNT(*), 2) FROM econ",
         ),
     ],
 )

@@ -107,10 +107,19 @@ def population_of(
     info = catalog.table(fact) if fact else None
     if after not in _INHABITANTS or info is None:
         return None
-    found = _population_columns(info)
-    if len(found) != 1:
-        return None
-    return Target("column", info.name, found[0].name, type=found[0].type)
+    # the fact table's own, else the one other table's ("countries with more than 100
+    # million people" over `wbd_example` beside `countrypops`)
+    tables = [info] + [t for t in catalog.tables.values() if t.name != info.name]
+    for table in tables:
+        found = _population_columns(table)
+        years = {t for t in tokens if len(t) == 4 and t.isdigit()}
+        dated = [c for c in found if set(re.findall(r"\d{4}", c.name)) & years]
+        found = dated if len(found) > 1 and len(dated) == 1 else found  # `population_2021`
+        if len(found) == 1:
+            return Target("column", table.name, found[0].name, type=found[0].type)
+        if found:
+            return None
+    return None
 
 
 # Units a figure could be asked in that the stored one may not be: never converted here.

@@ -1435,6 +1435,12 @@ def _parse(
             if column is not None:  # "'more than 1 million people' read as poptotal"
                 people_said = " ".join(tokens[comparison.op_start : comparison.value_end + 1])
                 p.notes.append(f"'{people_said}' read as {column.column}")
+                asked = spec.time_range
+                years_said = (
+                    ({str(y) for y in asked.years} or {asked.start[:4]}) if asked else set()
+                )
+                if any(year in (column.column or "") for year in years_said):
+                    spec.time_range = None  # "in 2021" of `population_2021`: its own year
         if column is None and not names_number(named):
             column = age_of_people(tokens, comparison, lexicon, spec.fact_table)
             if column is not None:
@@ -1694,6 +1700,17 @@ def _parse(
         return clarify("How much of what? Name the number to add up, e.g. a price column.", [])
     if shared and not spec.filters and spec.group_by and not spec.listing and limit is None:
         spec.share_of_groups = True  # "what share of all sales does each city account for"
+    elif (
+        shared
+        and not spec.filters
+        and spec.time_range is not None
+        and limit is None
+        and not {"have", "has", "had", "with"} & set(tokens)  # "had a winning record in 2019"
+    ):
+        # "what share of the works were made in the 1990s": the period is the part
+        spec.share_of_period = not spec.listing
+        if spec.listing:
+            return clarify("A share of what? Say which rows make the part.", [])
     elif shared:
         conditions = [f for f in spec.filters if any(f is y for y in yes_filters.values())]
         # "the fatality rate of drivers": the value named before "rate" is the part too

@@ -101,6 +101,8 @@ class QuestionSpec:
     share_of: list[Filter] = field(default_factory=list)
     # "what share of the salary goes to each rank": each group's part of the whole.
     share_of_groups: bool = False
+    # "what share of the works were made in the 1990s": the time range is the part
+    share_of_period: bool = False
     # "the difference between the average salary of men and women": the measure over the
     # first filter's rows minus the same over the second's, one number
     difference_of: list[Filter] = field(default_factory=list)

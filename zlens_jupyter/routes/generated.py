@@ -491,9 +491,11 @@ def filter_phrase(spec: QuestionSpec | None) -> str:
         else f"{f.label or f.column} {f.op} {_said(f, f.value)}"
         for f in spec.filters
     ]
-    if spec.time_range is not None:
+    if spec.time_range is not None and not spec.share_of_period:
         parts.append(spec.time_range.said)
     shared = [f"{f.label or f.column} {f.op} {fmt(f.value)}" for f in spec.share_of]
+    if spec.share_of_period and spec.time_range is not None:
+        parts.insert(0, f"share in {spec.time_range.said}")  # of all the rows
     if shared and parts:  # "share where survived = yes, of the rows where sex = female"
         parts = [f"share where {' and '.join(shared)}, of the rows where {parts[0]}", *parts[1:]]
     elif shared:  # "Percent of total is 38.55 (share where vore = herbi)"

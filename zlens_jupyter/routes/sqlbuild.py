@@ -65,7 +65,7 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
         periods = [expr for _, expr in _grain_exprs(spec.average_over, time, catalog)]
         tables.append(time[0])
     once = spec.once_per
-    shared = spec.share_of or spec.share_of_groups or spec.difference_of
+    shared = spec.share_of or spec.share_of_groups or spec.difference_of or spec.share_of_period
     if once is not None and not (group_exprs or periods or shared):
         # each professor's own figure first (`prof_id`), then the figure over professors
         periods = [_named(once.column or "", once.table, catalog)]
@@ -78,7 +78,8 @@ def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | No
     if spec.time_range is not None:
         if time is None:
             raise Unbuildable(f"I found no date column on {fact} for '{spec.time_range.said}'.")
-        where.append(_range_expr(spec, time, catalog))
+        # the period picks the rows, or, as a share's part, the rows counted in the part
+        (part if spec.share_of_period else where).append(_range_expr(spec, time, catalog))
         tables.append(time[0])
 
     per_key = once is not None and bool(periods) and spec.average_over is None
@@ -620,7 +621,8 @@ def output_columns(spec: QuestionSpec) -> list[str]:
 
 def _measure_alias(spec: QuestionSpec, measure: Measure) -> str:
     """A share is shown as the percentage it is, whatever it is a share of."""
-    return "percent_of_total" if spec.share_of or spec.share_of_groups else measure.alias
+    shared = spec.share_of or spec.share_of_groups or spec.share_of_period
+    return "percent_of_total" if shared else measure.alias
 
 
 __all__ = ["GroupBy", "Unbuildable", "build_sql", "output_columns"]
