@@ -3961,6 +3961,17 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "SELECT ROUND(100.0 * COUNT(*) FILTER (WHERE year(date) BETWEEN 1970 AND 1979) "
             "/ COUNT(*), 2) FROM econ",
         ),
+        # "the first year" over dated rows: the first date's year
+        (
+            "fred",
+            "In what year did unemployment first exceed 7800?",
+            "SELECT MIN(year(date)) FROM economics WHERE unemploy > 7800",
+        ),
+        (
+            "fred",
+            "In which year was personal consumption expenditure first above 4500?",
+            "SELECT MIN(year(date)) FROM economics WHERE pce > 4500",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:

@@ -415,6 +415,19 @@ def _time_of_a_thing(tokens: list[str], spans: list[Span]) -> list[Span]:
     return out
 
 
+def _year_of_the_date(spec: QuestionSpec) -> None:
+    """ "the first year with unemployment above 10,000" read as the first date: its year."""
+    if len(spec.measures) != 1 or spec.measures[0].agg not in ("min", "max"):
+        return
+    measure = spec.measures[0]
+    target = measure.target
+    if target is None or not is_temporal(target.type) or not target.column:
+        return
+    quoted = '"' + target.column.replace('"', '""') + '"'
+    year = Target("column", target.table, f"year({quoted})", type="BIGINT")
+    spec.measures = [replace(measure, target=year, alias=f"{measure.agg}_year")]
+
+
 def _holds_time(catalog: Catalog) -> bool:
     """Whether any table has a date or a calendar column (`year`, `month`) to group by (a
     fact table without one may join one that has)."""
@@ -513,7 +526,6 @@ def _parse(
         # "how many times more men than women are there": the first count over the second
         tokens, change_kind = as_many, "count ratio"
     tokens = rank_by(but_between_limits(edge_of_a_period(tokens)))
-    tokens = first_period_dated(tokens, catalog)  # "the first month with …" over dates
     if not change_kind:
         tokens = change_named(tokens)  # "the population growth from 1967 to 2015"
     tokens = compared_either_way(breakdown_of(on_average_last(tokens), lexicon))
@@ -544,6 +556,8 @@ def _parse(
     ]
     tokens, season_read = seasons(tokens, catalog)
     tokens = when_ranked(peaked(first_crossing(tokens)), catalog)
+    dated_year = first_period_dated(tokens, catalog) != tokens and "year" in tokens
+    tokens = first_period_dated(tokens, catalog)  # "the first month with …" over dates
     tokens = the_peak(tokens)  # "the peak number of unemployed people"
     tokens, moment_read = moment_of_rows(tokens, lexicon, catalog)
     tokens, vote_read = shares_of_the_vote(tokens, lexicon)
@@ -1344,6 +1358,8 @@ def _parse(
             return clarify("I found no date column to read the day of the week from.", [])
         spec.group_by += weekdays
         limit = limit or (1 if superlative is not None else None)  # "which day … the most"
+    if dated_year:
+        _year_of_the_date(spec)  # "the first year with …" over dates: the date's year
     if sized is not None:
         unkept = _kept_by_size(spec, sized, p.notes)
         if unkept is not None:

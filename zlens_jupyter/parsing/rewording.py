@@ -1152,7 +1152,7 @@ def first_period_dated(tokens: list[str], catalog: Catalog) -> list[str]:
         if tokens[i] not in ("first", "earliest", "last", "latest"):
             continue
         grain, after = tokens[i + 1], tokens[i + 2]
-        if grain in ("month", "week", "day") and grain not in own and after == "with":
+        if grain in ("month", "week", "day", "year") and grain not in own and after == "with":
             return [*tokens[: i + 1], "date", *tokens[i + 2 :]]
     return tokens
 

@@ -24,7 +24,11 @@ def says_when(spec: QuestionSpec) -> bool:
     (or a year) as the figure ("when was the 8700K released": its `released`)."""
     timed = any(
         m.target is not None
-        and (is_temporal(m.target.type) or (m.target.column or "").lower() in _CALENDAR_WORDS)
+        and (
+            is_temporal(m.target.type)
+            or (m.target.column or "").lower() in _CALENDAR_WORDS
+            or (m.target.column or "").lower().startswith("year(")  # a date's year
+        )
         for m in spec.measures
     )
     return bool(spec.group_by or spec.time_grain or spec.listing or timed)
