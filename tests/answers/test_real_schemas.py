@@ -3972,6 +3972,25 @@ def harbour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Session
             "In which year was personal consumption expenditure first above 4500?",
             "SELECT MIN(year(date)) FROM economics WHERE pce > 4500",
         ),
+        # "above the average": the column's own average over every row
+        (
+            "autos",
+            "How many cars have city mpg above the average?",
+            "SELECT COUNT(*) FROM mpg WHERE cty > (SELECT AVG(cty) FROM mpg)",
+        ),
+        (
+            "jewels",
+            "What share of diamonds cost more than the average price?",
+            "SELECT ROUND(100.0 * COUNT(*) FILTER (WHERE price > (SELECT AVG(price) FROM "
+            "diamonds)) / COUNT(*), 2) FROM diamonds",
+        ),
+        # "the difference … between 4 and 8 cylinder cars": two groups, the unit said once
+        (
+            "motors",
+            "What is the difference in average mpg between 4 and 8 cylinder cars?",
+            "SELECT ROUND(AVG(mpg) FILTER (WHERE cyl = 4) - AVG(mpg) FILTER (WHERE cyl = 8), 2) "
+            "FROM cars",
+        ),
     ],
 )
 def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str) -> None:

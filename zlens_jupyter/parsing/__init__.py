@@ -34,6 +34,7 @@ from .phrasing import (
 )
 from .spec import (
     LIST_SEPARATORS,
+    AverageOf,
     ColumnRef,
     Filter,
     GroupBy,
@@ -54,6 +55,7 @@ __all__ = [
     "LIST_SEPARATORS",
     "STOPWORDS",
     "SUPERLATIVES",
+    "AverageOf",
     "ColumnRef",
     "Filter",
     "GroupBy",

@@ -125,6 +125,7 @@ class Comparison:
     op_start: int  # the phrase naming the column ends right before this token...
     value_end: int = -1  # ...or starts right here, after the number ("more than 300 seats")
     percent: bool = False  # "above 10%", "over 10 percent": the number said as a percentage
+    average: bool = False  # "above the average": the column's own average, not a number
 
 
 def match_at(tokens: list[str], i: int, phrase: tuple[str, ...]) -> bool:
@@ -266,6 +267,15 @@ def find_comparisons(tokens: list[str], taken: set[int]) -> list[Comparison]:
             ):
                 percent = tokens[end].endswith("%")
                 value = to_number(tokens[end].rstrip("%"))
+                said_average = tokens[end : end + 2] == ["the", "average"] or (
+                    tokens[end] == "average"
+                )
+                if value is None and said_average:
+                    # "city mpg above the average": compared with the column's own mean
+                    last = end + 1 if tokens[end] == "the" else end
+                    found.append(Comparison(op, 0, i, last + 1, average=True))
+                    taken.update(range(i, last + 1))
+                    break
                 if value is not None:
                     scale = _SCALES.get(tokens[end + 1]) if end + 1 < len(tokens) else None
                     if scale is not None:  # "more than 1 million people"

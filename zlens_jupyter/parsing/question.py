@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any
 
 from ..semantic import SemanticModel
 from ..vocabulary import counted_by_verb, happenings, people, quantities, units, value_synonyms
@@ -222,7 +223,7 @@ from .spans import (
     verb_of_a_name,
     verbs_of_figures,
 )
-from .spec import Filter, GroupBy, Measure, ParseResult, QuestionFrame, QuestionSpec
+from .spec import AverageOf, Filter, GroupBy, Measure, ParseResult, QuestionFrame, QuestionSpec
 from .statistic_names import aggregates_in_names, statistic_columns
 from .titles import titles_won, wins_as_rows
 from .value_filters import (
@@ -583,7 +584,9 @@ def _parse(
     tokens, sized = group_size_said(tokens, lexicon)  # "movies with at least 100 ratings"
     tokens = among_the_groups(tokens)  # "among movies, which five …"
     tokens = for_the_groups(tokens, lexicon)  # "for publishers, what's the average price"
-    tokens = with_at_least_one_row(number_range(tokens, lexicon), lexicon)
+    # "the difference … between 4 and 8 cylinder cars": two groups, never a range
+    ranged = _unit_said_once(tokens, lexicon) if gap_asked else number_range(tokens, lexicon)
+    tokens = with_at_least_one_row(ranged, lexicon)
     tokens = measure_of_a_part(tokens, lexicon)
     tokens, sold_read = things_sold(tokens, lexicon)
     tokens = names_asked(tokens)
@@ -1475,14 +1478,11 @@ def _parse(
             # "a savings rate above 10%" over `psavert`: its figures may be percentages
             # (10) or fractions (0.10); nothing in its name says which, so said
             p.notes.append(f"'{what}' read as {column.column} {comparison.op} {comparison.value}")
+        limit_value: Any = comparison.value
+        if comparison.average:  # "above the average": the column's own average
+            limit_value = AverageOf(column.table, column.column or "")
         spec.filters.append(
-            Filter(
-                column.table,
-                column.column or "",
-                comparison.op,
-                comparison.value,
-                label=column.label,
-            )
+            Filter(column.table, column.column or "", comparison.op, limit_value, column.label)
         )
         previous = column
     spec.filters += column_filters
@@ -2141,6 +2141,18 @@ def _proper_names(question: str, words: list[str]) -> bool:
     inside = question.split()[1:]
     written = {w.strip(".,;:!?'\"()").lower() for w in inside if w[:1].isupper()}
     return bool(words) and all(w in written for w in words)
+
+
+def _unit_said_once(tokens: list[str], lexicon: Lexicon) -> list[str]:
+    """ "between 4 and 8 cylinder cars" -> "between 4 cylinder and 8 cylinder cars": a
+    column's name said once after two numbers is each one's."""
+    for i in range(len(tokens) - 3):
+        a, joint, b, unit = tokens[i : i + 4]
+        if joint not in ("and", "or", "vs") or to_number(a) is None or to_number(b) is None:
+            continue
+        if any(t.kind == "column" for t in lexicon.lookup([unit])):
+            return [*tokens[: i + 1], unit, *tokens[i + 1 :]]
+    return tokens
 
 
 def _difference_asked(tokens: list[str], catalog: Catalog) -> tuple[list[str], bool]:

@@ -45,6 +45,18 @@ class GroupBy:
 
 
 @dataclass(frozen=True)
+class AverageOf:
+    """A filter's value that is its column's average over every row ("cars with city mpg
+    above the average"): compared with it, never with a number written in the question."""
+
+    table: str
+    column: str
+
+    def __str__(self) -> str:
+        return f"the average {self.column}"
+
+
+@dataclass(frozen=True)
 class ColumnRef:
     """A filter's value that is another column of the same row ("leave ahead of remain")."""
 

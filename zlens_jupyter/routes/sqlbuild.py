@@ -12,6 +12,7 @@ from sqlglot import exp
 from ..errors import UserError
 from ..parsing import (
     LIST_SEPARATORS,
+    AverageOf,
     ColumnRef,
     Filter,
     GroupBy,
@@ -336,6 +337,11 @@ def _filter_expr(f: Filter, catalog: Catalog | None = None) -> exp.Expr:
     ops = {"=": exp.EQ, ">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
     if isinstance(f.value, ColumnRef):  # "leave ahead of remain": another column of the row
         return ops[f.op](this=column, expression=exp.column(f.value.column, table=f.table))
+    if isinstance(f.value, AverageOf):  # "above the average": over every row of its table
+        mean = exp.select(exp.Avg(this=exp.column(f.value.column))).from_(
+            exp.to_table(f.value.table)
+        )
+        return ops[f.op](this=column, expression=exp.paren(mean))
     return ops[f.op](this=column, expression=_literal(f.value))
 
 
