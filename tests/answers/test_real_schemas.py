@@ -4290,6 +4290,8 @@ def test_question_shapes_on_new_tables(harbour, db: str, question: str, sql: str
             "What was the total number of episodes across all series?",
             "'across all series' read as one figure over all of them",
         ),
+        # "the average monthly pce": one figure or each month's? Each month's, said
+        ("fred", "What is the average monthly pce in 1991?", "'average monthly' read as a row"),
     ],
 )
 def test_a_reading_the_data_cannot_confirm_is_said_and_reviewed(

@@ -744,6 +744,21 @@ def _parse(
         # averaged, never a row for each day
         spec.time_grain = None
         p.notes.append("'daily' read as each row's own figure (one row a day)")
+    periodic_at = next(
+        (
+            i
+            for i in range(1, len(tokens))
+            if GRAIN_WORDS.get(tokens[i]) == spec.time_grain
+            and spec.time_grain is not None
+            and tokens[i - 1] in AVERAGE_WORDS
+        ),
+        None,
+    )
+    if periodic_at is not None:
+        # "the average monthly pce in 2014": one figure (the monthly figures averaged) or
+        # each month's? Read as each month's row, and said, so it is reviewed
+        said = " ".join(tokens[periodic_at - 1 : periodic_at + 1])
+        p.notes.append(f"'{said}' read as a row for each {spec.time_grain}")
     superlative, superlative_at = find_superlative(tokens, p.taken)
     of_year = part_of_year(tokens, p.taken, spec.time_grain)
 
