@@ -416,6 +416,11 @@ def _time_of_a_thing(tokens: list[str], spans: list[Span]) -> list[Span]:
     return out
 
 
+def _quoted(column: str) -> str:
+    """A column's name quoted for the SQL expression a grouping or measure holds."""
+    return '"' + column.replace('"', '""') + '"'
+
+
 def _year_of_the_date(spec: QuestionSpec) -> None:
     """ "the first year with unemployment above 10,000" read as the first date: its year."""
     if len(spec.measures) != 1 or spec.measures[0].agg not in ("min", "max"):
@@ -424,8 +429,7 @@ def _year_of_the_date(spec: QuestionSpec) -> None:
     target = measure.target
     if target is None or not is_temporal(target.type) or not target.column:
         return
-    quoted = '"' + target.column.replace('"', '""') + '"'
-    year = Target("column", target.table, f"year({quoted})", type="BIGINT")
+    year = Target("column", target.table, f"year({_quoted(target.column)})", type="BIGINT")
     spec.measures = [replace(measure, target=year, alias=f"{measure.agg}_year")]
 
 
@@ -482,9 +486,8 @@ def _part_of_a_date(catalog: Catalog, spec: QuestionSpec, grain: str | None) -> 
     date = spec.time_column or (dates[0] if len(dates) == 1 else None)
     if date is None or grain not in _PARTS_OF_A_DATE:
         return []
-    quoted = '"' + date.replace('"', '""') + '"'
     return [
-        GroupBy(spec.fact_table, f"{func}({quoted})", alias=alias, is_time=True)
+        GroupBy(spec.fact_table, f"{func}({_quoted(date)})", alias=alias, is_time=True)
         for alias, func in _PARTS_OF_A_DATE[grain]
     ]
 
@@ -557,8 +560,10 @@ def _parse(
     ]
     tokens, season_read = seasons(tokens, catalog)
     tokens = when_ranked(peaked(first_crossing(tokens)), catalog)
-    dated_year = first_period_dated(tokens, catalog) != tokens and "year" in tokens
-    tokens = first_period_dated(tokens, catalog)  # "the first month with …" over dates
+    redated = first_period_dated(tokens, catalog)  # "the first month with …" over dates
+    # "the first year with …" read as the first date: its year is the answer
+    dated_year = any(a == "year" and b == "date" for a, b in zip(tokens, redated, strict=False))
+    tokens = redated
     tokens = the_peak(tokens)  # "the peak number of unemployed people"
     tokens, moment_read = moment_of_rows(tokens, lexicon, catalog)
     tokens, vote_read = shares_of_the_vote(tokens, lexicon)
@@ -1739,9 +1744,9 @@ def _parse(
         and not {"have", "has", "had", "with"} & set(tokens)  # "had a winning record in 2019"
     ):
         # "what share of the works were made in the 1990s": the period is the part
-        spec.share_of_period = not spec.listing
         if spec.listing:
             return clarify("A share of what? Say which rows make the part.", [])
+        spec.share_of_period = True
     elif shared:
         conditions = [f for f in spec.filters if any(f is y for y in yes_filters.values())]
         # "the fatality rate of drivers": the value named before "rate" is the part too
@@ -1997,7 +2002,7 @@ def _one_plain_figure(spec: QuestionSpec) -> bool:
 
 
 _AVERAGE_PER_GROUP = re.compile(
-    r"\b(?:average|mean)\s+(number\s+of\s+.+?)\s+(per)\s+(\w+)", re.IGNORECASE
+    r"\b(?:average|mean)\s+(number\s+of\s+.+?)\s+per\s+(\w+)", re.IGNORECASE
 )
 _HOW_MANY_EACH = re.compile(
     r"\b(how\s+many\s+.+?)\s+(?:does|do|did)\s+(?:each|every|an?)\s+(\w+)(?:\s+(\w+))?",
@@ -2022,10 +2027,9 @@ def _averaged_per_group(
     found = _AVERAGE_PER_GROUP.search(question)
     on_average = _ON_AVERAGE.search(question)
     each = _HOW_MANY_EACH.search(question) if on_average else None
-    if found is not None and found.group(3).lower() not in _GRAIN_NOUNS:
-        group = found.group(3)
-        said = f"{found.group(1)} {found.group(2)} {group}"
-        plain = question[: found.start()] + said + question[found.end() :]
+    if found is not None and found.group(2).lower() not in _GRAIN_NOUNS:
+        group = found.group(2)
+        plain = f"{question[: found.start()]}{found.group(1)} per {group}{question[found.end() :]}"
     elif each is not None and each.group(2).lower() not in _GRAIN_NOUNS:
         group = each.group(2)
         verb = each.group(3) or ""

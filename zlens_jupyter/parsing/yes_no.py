@@ -256,8 +256,10 @@ def _without_it(tokens: list[str], lexicon: Lexicon, catalog: Catalog) -> list[s
         if tokens[i] not in ("one", "it", "them") or tokens[i - 1] != "without":
             continue
         for j in range(i - 2, -1, -1):
+            if tokens[j] not in HAVE_VERBS:
+                continue
             found = _lacked_name(tokens, j + 1, lexicon, catalog, whole=False)
-            if tokens[j] in HAVE_VERBS and found is not None:
+            if found is not None:
                 _, start, size, _ = found
                 return [*tokens[:i], *tokens[start : start + size], *tokens[i + 1 :]]
     return tokens
