@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from . import gates
 from .dql import (
     Block,
@@ -84,7 +86,7 @@ class Session:
         self.preview_limit = preview_limit
         self.statement_timeout_s = statement_timeout_s
         self.store = RunStore(self.project_dir) if persist else None
-        self._record: tuple[AgentRun | None, dict[str, Any] | None] = (None, None)
+        self._record: tuple[AgentRun | None, bytes | None] = (None, None)  # run, its JSON
         # A model endpoint only when one is configured (argument or environment): offline
         # is the default, and with no configuration nothing touches the network.
         self.model_config = model if model is not None else _model_from_env()
@@ -210,7 +212,7 @@ class Session:
         # Ctrl-C / Stop / a kernel interrupt cancels this run and its running statement.
         with cancel_on_interrupt(cancel), self.warehouse.pinned():  # one schema per run
             run = self.engine.run(request, on_event, cancel=cancel)
-        record = self.store.saved_record(run) if self.store is not None else None
+        record = self.store.saved_json(run) if self.store is not None else None
         notice = self.store.storage_problem(run) if self.store is not None else None
         if notice:  # never silent: the CLI and the notebook print it, the run carries it
             run.provenance["not_stored"] = notice
@@ -219,12 +221,12 @@ class Session:
         return run
 
     def take_record(self, run: AgentRun) -> dict[str, Any]:
-        """`run.to_dict()` for the run `ask` just returned, made once: the store's final
-        save serialized it already (when it cut nothing), so the notebook reuses that record
-        instead of serializing the run again. Taken once; any other run is serialized."""
+        """`run.to_dict()` for the run `ask` just returned: the store's final save encoded it
+        already (when it cut nothing), so the notebook parses that JSON (in C) instead of
+        walking the run again. Taken once; any other run is serialized."""
         last, self._record = self._record, (None, None)
         if last[0] is run and last[1] is not None:
-            return last[1]
+            return orjson.loads(last[1])
         return run.to_dict()
 
     # -- blocks ------------------------------------------------------------------------

@@ -259,3 +259,51 @@ def test_the_final_save_hands_its_record_on_when_it_cut_nothing(make_engine, tmp
     other = AgentRun(id="run_other", question="q", status=RunStatus.COMPLETED)
     store.save(other)
     assert store.saved_record(run) is None  # another run's record is never handed on
+
+
+def test_orjson_writes_a_record_only_as_the_walk_would(tmp_path):
+    """Issue 11: `uncut_json` (orjson, no walk) gives the walk's JSON, or None where orjson
+    would write something else or something must be cut; the store then walks, and the file
+    is the same either way."""
+    import datetime as dt
+    from decimal import Decimal
+
+    import numpy as np
+
+    from zlens_jupyter.store import MAX_TEXT, _encode, capped_record, uncut_json
+
+    def walked(run: AgentRun, keep_rows: int = MAX_ROWS) -> object:
+        return json.loads(_encode(capped_record(run, keep_rows=keep_rows, hash_cut=True)))
+
+    odd = {
+        "when": dt.datetime(2024, 5, 1, 12, 30),
+        "day": dt.date(2024, 5, 1),
+        "price": Decimal("1.50"),
+        "ratio": np.float64(0.25),
+        "count": np.int64(3),
+        "pair": (1, "a"),
+        "rows": [[1], [2]],
+    }
+    run = AgentRun(id="run_odd", question="q", provenance=dict(odd))
+    fast = uncut_json(run, keep_rows=MAX_ROWS)
+    assert fast is not None and json.loads(fast) == walked(run)
+    assert json.loads(fast)["provenance"]["ratio"] == 0.25  # a number, as json writes it
+    assert uncut_json(run, keep_rows=0) is None  # a checkpoint keeps no rows: walked
+
+    refused = [
+        AgentRun(id="run_k", question="q", provenance={"by": {7: "a non-text key"}}),
+        AgentRun(id="run_s", question="bad byte \udcff"),
+        AgentRun(id="run_t", question="x" * (MAX_TEXT + 1)),
+        AgentRun(id="run_r", question="q", result=dict(MANY_ROWS)),
+        AgentRun(id="run_b", question="q", provenance={"big": 2**70}),
+    ]
+    store = RunStore(tmp_path)
+    for run in refused:
+        assert uncut_json(run, keep_rows=MAX_ROWS) is None, run.id
+        run.status = RunStatus.COMPLETED
+        store.save(run)
+        assert json.loads((store.dir / f"{run.id}.json").read_text()) == walked(run)
+    # A text that merely mentions a rows key is no list of rows.
+    quoted = AgentRun(id="run_q", question='say "rows":[1,2,3] and {"rows": []}')
+    fast = uncut_json(quoted, keep_rows=0)
+    assert fast is not None and json.loads(fast) == walked(quoted, keep_rows=0)
