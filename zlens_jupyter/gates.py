@@ -478,6 +478,9 @@ def _ordered(
     return all(a >= b for a, b in pairs) if desc else all(a <= b for a, b in pairs)
 
 
+_DIGIT = re.compile(r"\d")
+
+
 def numbers_in(text: str) -> list[float]:
     return [float(m.replace(",", "")) for m in _NUMBER.findall(text)]
 
@@ -487,10 +490,18 @@ def unsupported_numbers(
 ) -> list[str]:
     """Numbers in the sentence that are not values of the result (rounded as shown)."""
     values: set[float] = set()
+    add = values.add
     cells = [v for row in result.get("rows", []) for v in row] + list(allowed or [])
     for v in cells:
-        if isinstance(v, int | float) and not isinstance(v, bool):
-            values.update({round(float(v), 2), float(round(float(v))), float(v)})
+        kind = type(v)
+        if kind is float or kind is int or (isinstance(v, int | float) and kind is not bool):
+            number = float(v)
+            add(number)
+            add(round(number, 2))
+            add(float(round(number)))
+        elif kind is str:
+            if _DIGIT.search(v):  # most text cells hold no number: no findall for them
+                values.update(numbers_in(v))
         elif isinstance(v, str):
             values.update(numbers_in(v))
     values.add(float(len(result.get("rows", []))))

@@ -139,10 +139,9 @@ def terminal_safe(text: str, *, keep_newlines: bool = True) -> str:
     # Most text has no control character at all, and `str.isprintable` (false for every one
     # of them, and for a few more characters) tells so in a C loop faster than the regex's
     # scan: every answer card's HTML and text pass here. Only text it doubts is scanned.
-    if keep_newlines:
-        if all(line.isprintable() for line in text.replace("\t", " ").split("\n")):
-            return text
-    elif text.isprintable():
+    if text.isprintable():  # most text, every table cell: one C call
+        return text
+    if keep_newlines and all(line.isprintable() for line in text.replace("\t", " ").split("\n")):
         return text
     pattern = _CONTROL if keep_newlines else _CONTROL_ALL
     return pattern.sub(_escape, text)

@@ -19,6 +19,7 @@ import datetime as dt
 import functools
 import hashlib
 import re
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +27,7 @@ from typing import Any
 from zlens_jupyter.dql.block import Block
 from zlens_jupyter.dql.library import BlockLibrary
 from zlens_jupyter.dql.model import BlockStatus, Field, Section
-from zlens_jupyter.dql.references import MetricResolver, compile_block
+from zlens_jupyter.dql.references import MetricResolver, compile_block, find_references
 from zlens_jupyter.dql.runner import BlockRun, QueryRunner, run_block
 from zlens_jupyter.errors import GuardrailViolation, UserError
 
@@ -181,19 +182,15 @@ def check_drift(
     if not block.is_certified or not record or missing_record(block):
         return None
     try:
-        compiled = compile_block(
-            block, library, metric_resolver=metric_resolver, require_params=False
-        )
+        current_sql = _drift_sql(block, library, metric_resolver)
     except UserError as exc:
         return f"query no longer compiles: {exc}"
     recorded_hash = record.get("sql_hash")
-    current_hash = sql_hash(compiled.sql)
+    current_hash = sql_hash(current_sql)
     if recorded_hash != current_hash:
         return f"its SQL changed since certification ({recorded_hash} → {current_hash})"
     tables = record.get("tables")
-    names = (
-        [str(t) for t in tables] if isinstance(tables, list) else referenced_tables(compiled.sql)
-    )
+    names = [str(t) for t in tables] if isinstance(tables, list) else referenced_tables(current_sql)
     try:
         current = runner.schema_fingerprint(names)
     except Exception as exc:  # a dropped table can make fingerprinting itself fail
@@ -201,6 +198,36 @@ def check_drift(
     if current != record.get("schema_fingerprint"):
         return f"the schema of {', '.join(names) or 'the database'} changed since certification"
     return None
+
+
+# The compiled SQL of self-contained blocks (no `@block` or `@metric` reference), by query text
+# and dialect: the drift check runs on every certified answer, and such a block's SQL is a pure
+# function of its text, so it is compiled once per text. A block composing others, or using a
+# metric, depends on them too (they can change under it): it is compiled each time.
+_SELF_CONTAINED_SQL: OrderedDict[tuple[str, str | None], str] = OrderedDict()
+_SELF_CONTAINED_KEPT = 256
+
+
+def _drift_sql(
+    block: Block, library: BlockLibrary | None, metric_resolver: MetricResolver | None
+) -> str:
+    """The block's SQL as certification hashes it (parameters unbound)."""
+    dialect = block.get("dialect")
+    key = (block.query or "", dialect if isinstance(dialect, str) else None)
+    known = _SELF_CONTAINED_SQL.get(key)
+    if known is not None and block.query is not None:
+        return known
+    compiled = compile_block(block, library, metric_resolver=metric_resolver, require_params=False)
+    query = block.query
+    if query is not None and not compiled.blocks and not _uses_metrics(query):
+        _SELF_CONTAINED_SQL[key] = compiled.sql
+        while len(_SELF_CONTAINED_SQL) > _SELF_CONTAINED_KEPT:
+            _SELF_CONTAINED_SQL.popitem(last=False)
+    return compiled.sql
+
+
+def _uses_metrics(query: str) -> bool:
+    return any(ref.kind == "metric" for ref in find_references(query))
 
 
 def refresh_certification(

@@ -206,11 +206,17 @@ class Preview:
             "sql": self.sql,
             "columns": list(self.columns),
             "column_types": list(self.column_types),
-            "rows": [[json_safe(v) for v in row] for row in self.rows],
+            # Texts, integers and NULLs (most cells) are kept inline, without a call each.
+            "rows": [
+                [v if type(v) in _SAFE_AS_IS else json_safe(v) for v in row] for row in self.rows
+            ],
             "row_count": self.row_count,
             "truncated": self.truncated,
             "elapsed_ms": round(self.elapsed_ms, 3),
         }
+
+
+_SAFE_AS_IS = frozenset({str, int, bool, type(None)})  # what `json_safe` returns unchanged
 
 
 def json_safe(value: Any) -> Any:
