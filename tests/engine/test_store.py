@@ -113,11 +113,12 @@ HANGING_RUN = textwrap.dedent("""
 
 def test_store_killed_writer_leaves_readable_interrupted_checkpoint(tmp_path):
     proc = subprocess.Popen([sys.executable, "-c", HANGING_RUN, str(tmp_path)])
-    runs_dir = tmp_path / ".zlens" / "runs"
+    # A live run's checkpoint is its live file (issue 11): nothing is in runs/ until it ends.
+    live_dir = tmp_path / ".zlens" / "runs-live"
     deadline = time.time() + 60
-    while time.time() < deadline and not any(runs_dir.glob("*.json")):
+    while time.time() < deadline and not any(live_dir.glob("*.json")):
         time.sleep(0.05)
-    assert any(runs_dir.glob("*.json")), "no checkpoint appeared"
+    assert any(live_dir.glob("*.json")), "no checkpoint appeared"
     store = RunStore(tmp_path)
     assert store.list()[0].status == "running"  # its writer is alive
     os.kill(proc.pid, signal.SIGKILL)
