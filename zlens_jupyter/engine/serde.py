@@ -79,19 +79,27 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
+@cache
+def _shape(tp: Any) -> tuple[Any, tuple[Any, ...]]:
+    """`typing.get_origin(tp)` and `get_args(tp)`, asked once per type hint: every record
+    decoded asks them for each of its fields."""
+    return typing.get_origin(tp), typing.get_args(tp)
+
+
 def _decode(tp: Any, data: Any) -> Any:
     if data is None or tp is Any:
         return data
-    origin = typing.get_origin(tp)
+    try:
+        origin, args = _shape(tp)
+    except TypeError:  # an unhashable hint: asked afresh
+        origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin in (Union, types.UnionType):
-        options = [a for a in typing.get_args(tp) if a is not type(None)]
+        options = [a for a in args if a is not type(None)]
         return _decode(options[0], data) if len(options) == 1 else data
     if origin in (list, tuple):
-        args = typing.get_args(tp)
         item = args[0] if args else Any
         return [_decode(item, v) for v in data]
     if origin is dict:
-        args = typing.get_args(tp)
         value_tp = args[1] if len(args) == 2 else Any
         return {k: _decode(value_tp, v) for k, v in data.items()}
     if isinstance(tp, type) and issubclass(tp, Enum):
