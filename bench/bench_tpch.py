@@ -7,13 +7,16 @@ Targets (issue 3): (a) certified answer / raw DuckDB <= 1.10; (d) the preview of
     python bench/bench_tpch.py [--sf 1] [--repeat 15] [--workdir /tmp/zlens-tpch]
 
 Timings alternate the two contenders run by run and report medians, so machine noise hits
-both alike. Memory is measured in fresh child processes (peak RSS from getrusage).
+both alike. The answer runs as users have it: run store on, blocks written for review and
+certified by the real certify code (`Session.certify`). Memory is measured in fresh child
+processes (peak RSS from getrusage).
 """
 
 from __future__ import annotations
 
 import argparse
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -23,6 +26,9 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+
+sys.path.insert(0, str(Path(__file__).parent))
+from user_path import Q1_SQL as USER_PATH_Q1_SQL
 
 TABLES = ["lineitem", "orders", "customer", "nation", "region", "part", "supplier", "partsupp"]
 
@@ -40,18 +46,10 @@ WHERE r.r_name = 'ASIA'
 GROUP BY n.n_name
 ORDER BY revenue DESC"""
 
-# TPC-H Q1, the pricing summary report: one pass over all of lineitem.
-Q1_SQL = """SELECT l_returnflag, l_linestatus,
-       SUM(l_quantity) AS sum_qty,
-       SUM(l_extendedprice) AS sum_base_price,
-       SUM(l_extendedprice * (1 - l_discount)) AS sum_disc_price,
-       SUM(l_extendedprice * (1 - l_discount) * (1 + l_tax)) AS sum_charge,
-       AVG(l_quantity) AS avg_qty, AVG(l_extendedprice) AS avg_price,
-       AVG(l_discount) AS avg_disc, COUNT(*) AS count_order
-FROM lineitem
-WHERE l_shipdate <= DATE '1998-09-02'
-GROUP BY l_returnflag, l_linestatus
-ORDER BY l_returnflag, l_linestatus"""
+# TPC-H Q1, the pricing summary report (one pass over all of lineitem), as `user_path.py` runs
+# it: without Q1's ship-date cut-off, which a question naming the report does not say (a block
+# filtering on what the question never asked is not its certified answer).
+Q1_SQL = USER_PATH_Q1_SQL
 
 
 def block_source(name: str, sql: str, grain: str, outputs: list[str], rows: int) -> str:
@@ -59,7 +57,7 @@ def block_source(name: str, sql: str, grain: str, outputs: list[str], rows: int)
     return f'''block "{name}" {{
   domain = "tpch"
   type = "custom"
-  status = "certified"
+  status = "review"
   description = "{name} (TPC-H)."
   owner = "bench@example.com"
   grain = "{grain}"
@@ -77,7 +75,7 @@ def block_source(name: str, sql: str, grain: str, outputs: list[str], rows: int)
 BLOCK = f'''block "Local supplier revenue by nation" {{
   domain = "supply"
   type = "custom"
-  status = "certified"
+  status = "review"
   description = "Revenue from local suppliers by nation, Asia, 1994 (TPC-H Q5)."
   owner = "bench@example.com"
   tags = ["tpch", "revenue"]
@@ -133,13 +131,22 @@ def time_certified(db: Path, project: Path, repeat: int) -> None:
     (project / "blocks" / "q1.dql").write_text(
         block_source("Pricing summary report", Q1_SQL, "returnflag, linestatus", outputs, 4)
     )
-    session = Session(db, project, persist=False)
+    # The block files were just written afresh (for review): a person certifies them here,
+    # with the real certify code, as the README says; runs are stored as users have them.
+    shutil.rmtree(project / ".zlens", ignore_errors=True)
+    session = Session(db, project)
+    for name in ("Local supplier revenue by nation", "Pricing summary report"):
+        session.certify(name, by="bench@example.com")
     raw = duckdb.connect(str(db), read_only=True)
     for label, question, sql in (
-        ("Q1 pricing summary (full lineitem scan)", "pricing summary report", Q1_SQL),
+        (
+            "Q1 pricing summary (full lineitem scan)",
+            "pricing summary report by l_returnflag and l_linestatus",
+            Q1_SQL,
+        ),
         (
             "Q5 local supplier revenue (selective join)",
-            "local supplier revenue by nation",
+            "local supplier revenue by nation in ASIA in 1994",
             BLOCK_SQL,
         ),
     ):
