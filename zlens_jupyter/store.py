@@ -733,12 +733,13 @@ def uncut_json(run: AgentRun, *, keep_rows: int) -> bytes | None:
     """The stored record's JSON encoded by orjson straight from the run's dataclasses, when
     `capped_record` would cut nothing from it; else None (the caller walks and cuts).
 
-    Identical bytes-for-meaning to `_encode(capped_record(run))`: the same keys in the same
-    order (a record's fields), enums as their values, dates and unknown types as `str()`.
-    Encoding in Rust, with no walk in Python, is what takes the store off the hot path: a
-    certified answer's record went from ~185 µs to ~15 µs. Anything orjson would write
-    differently raises and takes the walk instead: a dict key that is not a string, a lone
-    surrogate, an integer past 64 bits."""
+    It reads back as `_encode(capped_record(run))` does: the same keys in the same order (a
+    record's fields), enums as their values, dates and unknown types as `str()`; a NaN
+    (never in result rows, which hold None for it) is `null`, valid JSON where `json` wrote
+    `NaN`. Encoding in Rust, with no walk in Python, is what takes the store off the hot
+    path: a certified answer's record went from ~185 µs to ~15 µs. Anything orjson would
+    write differently raises and takes the walk instead: a dict key that is not a string, a
+    lone surrogate, an integer past 64 bits."""
     try:
         payload = orjson.dumps(run, default=_as_json, option=orjson.OPT_PASSTHROUGH_DATETIME)
     except TypeError:  # orjson.JSONEncodeError is a TypeError
@@ -762,8 +763,9 @@ _first_value: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().raw_dec
 
 def _rows_within(payload: bytes, keep_rows: int) -> bool:
     """Whether every list under a `rows` key in this compact JSON has at most `keep_rows`
-    items. `"rows":[` can only be a key and its list: inside a JSON string a quote is
-    escaped (`\\"`), so no text can hold it. Each list is parsed alone, by the C scanner."""
+    items, nested ones too (the walk cuts those as well). `"rows":[` can only be a key and
+    its list: inside a JSON string a quote is escaped (`\\"`), so no text can hold it. Each
+    list is parsed alone, by the C scanner."""
     key = _ROWS_KEY.encode()
     if keep_rows == 0:
         return payload.count(key) == payload.count(key + b"]")
@@ -772,10 +774,10 @@ def _rows_within(payload: bytes, keep_rows: int) -> bool:
     text = payload.decode("utf-8")
     at = text.find(_ROWS_KEY)
     while at >= 0:
-        rows, end = _first_value(text, at + len(_ROWS_KEY) - 1)
+        rows, _ = _first_value(text, at + len(_ROWS_KEY) - 1)
         if len(rows) > keep_rows:
             return False
-        at = text.find(_ROWS_KEY, end)
+        at = text.find(_ROWS_KEY, at + len(_ROWS_KEY))
     return True
 
 

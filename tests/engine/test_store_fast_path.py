@@ -522,3 +522,15 @@ def test_an_older_versions_empty_marker_still_points_at_its_checkpoint_in_runs(t
     assert (first.id, first.status) == ("run_zz_old", "interrupted")
     assert (store.live_dir / "run_zz_old").exists()  # not finished: the marker stays
     assert RunStore(tmp_path).load("run_zz_old").status is RunStatus.INTERRUPTED
+
+
+def test_a_long_rows_list_inside_a_short_one_is_cut_as_the_walk_cuts_it():
+    """The orjson path checks every `rows` list, nested ones too: a short outer list holding
+    a long inner one is walked and cut, never written whole."""
+    from zlens_jupyter.store import _encode, capped_record, uncut_json
+
+    inner = {"rows": [[i] for i in range(MAX_ROWS + 1)]}
+    run = AgentRun(id="run_nested", question="q", provenance={"rows": [inner]})
+    assert uncut_json(run, keep_rows=MAX_ROWS) is None
+    walked = json.loads(_encode(capped_record(run, keep_rows=MAX_ROWS, hash_cut=True)))
+    assert walked["provenance"]["rows"][0]["rows_cut"]["cut_rows"] == 1
