@@ -305,3 +305,41 @@ def test_normalized_sql_and_tables() -> None:
         'WITH "Flights" AS (SELECT * FROM flights) SELECT * FROM "Flights" f '
         "JOIN airlines a USING (carrier), read_csv('x.csv')"
     ) == ["airlines", "flights"]
+
+
+TOP_CARRIERS = '''block "Top carriers" {
+  domain = "operations"
+  type = "custom"
+  status = "review"
+  description = "The three carriers with the most flights."
+  owner = "ops-analytics@example.com"
+  grain = "carrier"
+  outputs = ["carrier", "flights"]
+  query = """
+    SELECT carrier, flights FROM @block("Flights by carrier") ORDER BY flights DESC LIMIT 3
+  """
+  tests {
+    assert row_count == 3
+  }
+}
+'''
+
+
+def test_drift_in_a_composed_block_when_only_what_it_composes_changed(
+    project: Path, runner: Any
+) -> None:
+    """A block composing another is compiled afresh on every drift check (its own text is
+    unchanged when its dependency is edited), while a self-contained block's SQL is kept
+    per text: both checked once before the edit, so a kept SQL would hide the change."""
+    _write(project, "operations/top.dql", TOP_CARRIERS)
+    library = BlockLibrary.load(project)
+    certify("Top carriers", library, runner, by="ana@example.com", now=NOW)
+    library = BlockLibrary.load(project)
+    assert check_drift(library.require("Top carriers"), library, runner) is None
+
+    path = project / CARRIERS
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("GROUP BY carrier", "WHERE origin = 'JFK' GROUP BY carrier"))
+    library = BlockLibrary.load(project)
+    reason = check_drift(library.require("Top carriers"), library, runner)
+    assert reason is not None and "SQL changed since certification" in reason
