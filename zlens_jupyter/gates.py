@@ -499,10 +499,7 @@ def unsupported_numbers(
             add(number)
             add(round(number, 2))
             add(float(round(number)))
-        elif kind is str:
-            if _DIGIT.search(v):  # most text cells hold no number: no findall for them
-                values.update(numbers_in(v))
-        elif isinstance(v, str):
+        elif isinstance(v, str) and _DIGIT.search(v):  # most text cells hold no number
             values.update(numbers_in(v))
     values.add(float(len(result.get("rows", []))))
     values.add(float(result.get("row_count", 0)))
