@@ -46,7 +46,9 @@ live file is missing, or runs/ is on another filesystem (EXDEV), the final recor
 as before (temp file in runs/ + `os.replace`) and the live file removed. A live file is read
 as its checkpoint says (a dead writer on this host: `interrupted`); one that cannot be parsed
 (a writer killed during the final write in place) is listed by its name, `running` while it
-was touched under LIVE_GRACE_S ago, else `interrupted`. An empty `runs-live/<id>` (no
+was touched under LIVE_GRACE_S ago, else `interrupted`; one that holds a finished record (a
+writer killed between its final write and the rename) is listed as it ended, and moved into
+runs/ by the first listing after LIVE_GRACE_S. An empty `runs-live/<id>` (no
 `.json`), left by an older version, still means "the checkpoint is in runs/<id>.json".
 
 The folders are queryable with DuckDB: `runs/*.json` holds the finished runs, and
@@ -455,14 +457,18 @@ class RunStore:
         gone (its final save renamed it into runs/ meanwhile).
 
         A file that cannot be parsed is a writer killed in the microseconds of its final
-        write in place: listed by its name, `running` while recent, then `interrupted`. Never
-        indexed from here, even when it reads finished: the index would then name a run
-        whose record is not in runs/."""
+        write in place: listed by its name, `running` while recent, then `interrupted`. A
+        file that holds a finished record is a writer killed between that write and the
+        rename into runs/: past LIVE_GRACE_S it is moved there (`_adopt`). Never indexed from
+        here: the index would then name a run whose record may not be in runs/ (the next
+        listing indexes it from runs/)."""
         path = self.live_dir / f"{run_id}.json"
         data = _read(path)
         if data is not None:
             row = _index_row(data)
             row[2] = _effective_status(data)
+            if "checkpoint" not in data and row[2] != RunStatus.RUNNING.value:
+                path = self._adopt(run_id, path)
             return row, path
         try:
             touched = os.stat(path).st_mtime
@@ -472,6 +478,24 @@ class RunStore:
         status = RunStatus.RUNNING if fresh else RunStatus.INTERRUPTED
         started = dt.datetime.fromtimestamp(touched, dt.UTC).isoformat(timespec="milliseconds")
         return [run_id, "", status.value, None, None, started, None], path
+
+    def _adopt(self, run_id: str, live: Path) -> Path:
+        """Where a finished record found in runs-live is now: moved into runs/ once it was
+        last written LIVE_GRACE_S ago (a writer between its final write and its rename is
+        never that slow; one that is renames nothing, and writes its record the other way),
+        else left where it is for now."""
+        final = self.dir / f"{run_id}.json"
+        try:
+            if time.time() - os.stat(live).st_mtime < LIVE_GRACE_S:
+                return live
+            if final.exists():  # its record is there already: this copy is stale
+                self._drop_live(run_id)
+                return final
+            self.dir.mkdir(parents=True, exist_ok=True)
+            os.rename(live, final)
+        except OSError:
+            return live if live.exists() else final
+        return final
 
     def _record_row(self, path: Path) -> tuple[builtins.list[Any], bool] | None:
         """The summary row of the record in runs/ at `path` and whether it is a finished

@@ -534,3 +534,42 @@ def test_a_long_rows_list_inside_a_short_one_is_cut_as_the_walk_cuts_it():
     assert uncut_json(run, keep_rows=MAX_ROWS) is None
     walked = json.loads(_encode(capped_record(run, keep_rows=MAX_ROWS, hash_cut=True)))
     assert walked["provenance"]["rows"][0]["rows_cut"]["cut_rows"] == 1
+
+
+def test_a_finished_record_left_in_runs_live_is_moved_into_runs_once_stale(tmp_path):
+    """A writer killed between its final write in place and the rename leaves the finished
+    record in runs-live: listed as it ended at once, moved into runs/ (and so indexed) by a
+    listing once LIVE_GRACE_S passed, never while a writer could still be renaming it."""
+    from zlens_jupyter.store import LIVE_GRACE_S, TAIL_SLACK
+
+    store = RunStore(tmp_path)
+    run = AgentRun(id="run_cut", question="killed before its rename")
+    store.checkpoint(run)
+    run.status = RunStatus.COMPLETED
+    live = store.live_dir / "run_cut.json"
+    live.write_bytes(json.dumps(run.to_dict()).encode())  # the final record, in place
+    [summary] = RunStore(tmp_path).list()
+    assert (summary.id, summary.status, summary.path) == ("run_cut", "completed", live)
+    assert live.exists()  # fresh: a writer may be renaming it this moment
+    old = live.stat().st_mtime - LIVE_GRACE_S - 5
+    os.utime(live, (old, old))
+    [summary] = RunStore(tmp_path).list()
+    final = store.dir / "run_cut.json"
+    assert summary.status == "completed" and summary.path == final
+    assert final.exists() and not live.exists()
+    assert json.loads(final.read_text())["status"] == "completed"
+    RunStore(tmp_path).list()  # the next listing indexes it from runs/
+    indexed = [json.loads(line)[0] for line in store.index_path.read_text().splitlines()]
+    assert indexed.count("run_cut") == 1
+    assert RunStore(tmp_path).load("run_cut").status is RunStatus.COMPLETED
+    # The same from a limited listing (the index's tail and the live folder).
+    other = AgentRun(id="run_cut_2", question="also killed")
+    store.checkpoint(other)
+    other.status = RunStatus.COMPLETED
+    live_2 = store.live_dir / "run_cut_2.json"
+    live_2.write_bytes(json.dumps(other.to_dict()).encode())
+    os.utime(live_2, (old, old))
+    _big_index(store, TAIL_SLACK + 10)
+    listed = {s.id: s for s in RunStore(tmp_path).list(limit=5)}
+    assert listed["run_cut_2"].status == "completed"
+    assert listed["run_cut_2"].path == store.dir / "run_cut_2.json" and not live_2.exists()
