@@ -17,9 +17,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from zlens_jupyter.errors import QueryTimeout
+from zlens_jupyter.errors import QueryError, QueryTimeout
 from zlens_jupyter.warehouse import Warehouse
-from zlens_jupyter.warehouse.connection import bounded_cursor, runs_read_only
+from zlens_jupyter.warehouse.connection import bounded_cursor, prepared_on, runs_read_only
+from zlens_jupyter.warehouse.prepared import PreparedStatements
 
 
 def _cursor_of(warehouse: Warehouse) -> duckdb.DuckDBPyConnection:
@@ -132,3 +133,67 @@ def test_closing_the_warehouse_releases_the_file_its_kept_cursors_held(canary_pa
         writer.close()
     with pytest.raises(duckdb.ConnectionException):
         kept.execute("SELECT 1")
+
+
+def _prepared(warehouse: Warehouse) -> PreparedStatements:
+    cursor = _cursor_of(warehouse)
+    statements = prepared_on(cursor)
+    assert statements is not None
+    return statements
+
+
+def test_a_statement_run_again_on_a_kept_cursor_is_prepared_once(canary_path: Path) -> None:
+    warehouse = Warehouse.connect(canary_path)
+    try:
+        sql = "SELECT owner, balance FROM accounts ORDER BY id"
+        first = warehouse.preview(sql)
+        assert len(_prepared(warehouse)) == 0  # once: run as it is
+        second = warehouse.preview(sql)
+        assert len(_prepared(warehouse)) == 1  # again: prepared, then run by name
+        third = warehouse.preview(sql)
+        assert len(_prepared(warehouse)) == 1
+        assert first.rows == second.rows == third.rows == [("alice", 100.0), ("bob", 250.0)]
+        assert first.columns == third.columns and first.column_types == third.column_types
+        assert third.truncated is False and warehouse.preview(sql, limit=1).truncated is True
+        # A statement with parameters runs as it is, however often.
+        for _ in range(3):
+            rows = warehouse.preview("SELECT owner FROM accounts WHERE id = $id", params={"id": 2})
+            assert rows.rows == [("bob",)]
+        assert len(_prepared(warehouse)) == 1  # (the LIMIT 1 preview is another statement)
+    finally:
+        warehouse.close()
+
+
+def test_a_statement_that_failed_is_never_prepared_and_fails_the_same_way(
+    canary_path: Path,
+) -> None:
+    warehouse = Warehouse.connect(canary_path)
+    try:
+        sql = "SELECT CAST(owner AS INTEGER) AS n FROM accounts"
+        with pytest.raises(QueryError) as first:
+            warehouse.preview(sql)
+        with pytest.raises(QueryError) as second:
+            warehouse.preview(sql)
+        assert str(first.value) == str(second.value)
+        assert "PREPARE" not in str(second.value) and "zlens_prepared" not in str(second.value)
+        assert len(_prepared(warehouse)) == 0
+    finally:
+        warehouse.close()
+
+
+def test_statements_prepared_on_a_kept_cursor_are_bounded(canary_path: Path) -> None:
+    warehouse = Warehouse.connect(canary_path)
+    try:
+        keep = PreparedStatements.KEEP
+        for i in range(keep + 8):
+            for _ in range(2):  # twice each: the second run prepares it
+                preview = warehouse.preview(f"SELECT {i} AS n, count(*) AS c FROM accounts")
+                assert preview.rows == [(i, 2)]
+        statements = _prepared(warehouse)
+        assert len(statements) == keep  # the oldest deallocated past KEEP
+        cursor = _cursor_of(warehouse)
+        held = cursor.execute("SELECT count(*) FROM duckdb_prepared_statements()").fetchone()
+        assert held == (keep,)
+        assert warehouse.preview("SELECT 0 AS n, count(*) AS c FROM accounts").rows == [(0, 2)]
+    finally:
+        warehouse.close()

@@ -15,6 +15,7 @@ import duckdb
 
 from zlens_jupyter.errors import ConfigError, QueryError, QueryTimeout
 from zlens_jupyter.warehouse.deadline import Deadline
+from zlens_jupyter.warehouse.prepared import PreparedStatements
 
 MEMORY = ":memory:"
 
@@ -144,6 +145,9 @@ _KEPT_CURSORS: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, threading.lo
     weakref.WeakKeyDictionary()
 )
 _KEPT_LOCK = threading.Lock()
+_PREPARED: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, PreparedStatements] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _note_if_read_only(
@@ -165,6 +169,12 @@ def _note_if_read_only(
         _READ_ONLY_INSTANCES.add(parent)
     else:
         _READ_ONLY_INSTANCES.discard(parent)
+
+
+def prepared_on(cursor: duckdb.DuckDBPyConnection) -> PreparedStatements | None:
+    """The statements prepared on `cursor` when it is a kept cursor (see `prepared.py`),
+    else None: a fresh cursor is closed after one statement, so nothing is prepared on it."""
+    return _PREPARED.get(cursor)
 
 
 def runs_read_only(connection: duckdb.DuckDBPyConnection) -> bool:
@@ -238,6 +248,7 @@ def _kept_cursor(
         if cursor is None:
             cursor = connection.cursor()
             _no_replacement_scans(cursor, connection)
+            _PREPARED[cursor] = PreparedStatements()
         with Deadline(cursor, timeout_s, should_stop) as deadline:
             yield cursor, deadline
         returned = not (deadline.expired or deadline.cancelled)

@@ -18,7 +18,12 @@ from typing import Any
 import duckdb
 
 from zlens_jupyter.errors import GuardrailViolation, QueryError
-from zlens_jupyter.warehouse.connection import bounded_cursor, is_interrupt, translate_error
+from zlens_jupyter.warehouse.connection import (
+    bounded_cursor,
+    is_interrupt,
+    prepared_on,
+    translate_error,
+)
 from zlens_jupyter.warehouse.models import Preview
 
 _LINE = re.compile(r"LINE (\d+):")
@@ -90,9 +95,16 @@ def run_preview(
                 )
             if deadline.stop_requested():  # cancelled before it started: never start it
                 raise KeyboardInterrupt
-            cursor.execute(wrapped, params)
+            # A kept cursor runs a statement it ran before by its prepared plan.
+            prepared = None if params else prepared_on(cursor)
+            if prepared is None:
+                cursor.execute(wrapped, params)
+            else:
+                prepared.execute(cursor, wrapped)
             rows = cursor.fetchmany(limit + 1)
             description = cursor.description or []
+            if prepared is not None:
+                prepared.ran(cursor, wrapped)
         except (duckdb.Error, RuntimeError) as error:
             if not isinstance(error, duckdb.Error) and not is_interrupt(error):
                 raise
