@@ -197,3 +197,21 @@ def test_statements_prepared_on_a_kept_cursor_are_bounded(canary_path: Path) -> 
         assert warehouse.preview("SELECT 0 AS n, count(*) AS c FROM accounts").rows == [(0, 2)]
     finally:
         warehouse.close()
+
+
+def test_a_prepared_statement_reads_the_clock_and_the_dice_on_every_run(canary_path: Path) -> None:
+    """A block that filters on `now()` (the last 30 days) must not keep the day it was first
+    run: DuckDB evaluates such functions when a prepared statement executes, not once."""
+    warehouse = Warehouse.connect(canary_path)
+    try:
+        sql = "SELECT epoch_ms(now()) AS at, random() AS dice"
+        seen = []
+        for _ in range(4):
+            seen.append(warehouse.preview(sql).rows[0])
+            time.sleep(0.01)
+        assert len(_prepared(warehouse)) == 1  # the later runs were by the prepared plan
+        stamps = [at for at, _ in seen]
+        assert stamps == sorted(stamps) and stamps[-1] > stamps[1]
+        assert len({dice for _, dice in seen[1:]}) == 3
+    finally:
+        warehouse.close()
