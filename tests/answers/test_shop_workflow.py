@@ -127,3 +127,79 @@ def test_output_column_is_not_a_grain(shop):
     run = shop.ask("What is revenue by category?")
     assert run.route is Route.GENERATED_ANSWER
     assert run.result["row_count"] == 5
+
+
+SUMMARY_BLOCK = '''block "Order summary by segment" {
+  domain = "sales"
+  type = "custom"
+  status = "review"
+  description = "Orders, units and revenue per customer segment."
+  owner = "analyst@example.com"
+  grain = "segment"
+  outputs = ["orders", "units", "revenue"]
+  query = """
+    SELECT c.segment,
+           COUNT(DISTINCT o.order_id) AS orders,
+           SUM(oi.quantity) AS units,
+           ROUND(SUM(oi.quantity * oi.unit_price * (1 - oi.discount)), 2) AS revenue
+    FROM order_items AS oi
+    JOIN orders AS o ON o.order_id = oi.order_id
+    JOIN customers AS c ON c.customer_id = o.customer_id
+    GROUP BY c.segment
+    ORDER BY revenue DESC
+  """
+  tests {
+    assert row_count == 4
+  }
+}
+'''
+
+
+def test_a_block_of_several_measures_is_said_by_its_grain_not_by_its_measures(shop):
+    """Its sentence groups by the block's grain and says one measure; it used to read
+    "Revenue by segment, orders, units (4 groups): Consumer / 1,234 / 5,678 (…)"."""
+    path = shop.project_dir / "blocks" / "order_summary_by_segment.dql"
+    path.write_text(SUMMARY_BLOCK)
+    try:
+        shop.reload()
+        shop.certify("Order summary by segment", by="reviewer@example.com")
+        run = shop.ask("order summary by segment")
+        assert run.route is Route.CERTIFIED_ANSWER
+        assert run.trust_state is TrustState.CERTIFIED
+        assert run.result["columns"] == ["segment", "orders", "units", "revenue"]
+        top = run.result["rows"][0]
+        assert run.answer.startswith(f"Revenue by segment (4 groups): {top[0]} (")
+        assert "orders" not in run.answer and "units" not in run.answer
+        assert any(e.id == "answer-faithful" and e.passed for e in run.evaluations)
+    finally:
+        path.unlink()
+        shop.reload()
+
+
+def test_the_grouping_a_sentence_says_keeps_text_labels_and_falls_back_when_unknown():
+    from zlens_jupyter.routes.narrate import describe
+
+    columns = ["flag", "status", "qty", "price", "orders"]
+    rows = [["A", "F", 10.0, 2.5, 7], ["N", "O", 20.0, 1.5, 9]]
+    result = {"columns": columns, "rows": rows, "row_count": 2}
+    grain = ["flag", " status"]
+    assert describe(result, "breakdown", grouping=grain) == (
+        "Orders by flag, status (2 groups): A / F (7), N / O (9)."
+    )
+    # A declared measure is the one said.
+    assert describe(result, "breakdown", grouping=grain, measure="price").startswith(
+        "Price by flag, status (2 groups): A / F (2.50)"
+    )
+    # A grain named in other words than the columns: the sentence as before.
+    assert describe(result, "breakdown", grouping=["return flag"]).startswith(
+        "Orders by flag, status, qty, price (2 groups)"
+    )
+    # A product's name says more than its id: text columns stay.
+    named = {
+        "columns": ["product_id", "product_name", "units", "revenue"],
+        "rows": [[1, "Desk", 3, 10.0], [2, "Chair", 4, 5.0]],
+        "row_count": 2,
+    }
+    assert describe(named, "breakdown", grouping=["product_id"]) == (
+        "Revenue by product_id, product_name (2 groups): 1 / Desk (10), 2 / Chair (5)."
+    )

@@ -333,6 +333,7 @@ class CertifiedAnswer:
                 shape,
                 measure=str(measure) if measure else None,
                 order_desc=self.kit.frame(ctx.question).descending,
+                grouping=(block.grain or "").split(","),
             )
             if result
             else None

@@ -91,14 +91,19 @@ def describe(
     measure: str | None = None,
     order_desc: bool | None = None,
     limit: int | None = None,
+    grouping: list[str] | None = None,
 ) -> str:
     """One sentence for a result of a given shape (scalar, breakdown, timeseries, topn).
 
     `measure` names the value column when it is not the last one (a block's chart y).
     `order_desc` and `limit` are what the question asked ("bottom 3": False, 3): the sentence
-    says that direction and that N, never "first" for a lowest question."""
+    says that direction and that N, never "first" for a lowest question. `grouping` names
+    the columns the rows are grouped by (a block's grain): the sentence then groups by those
+    alone, never by another measure of a result that holds several."""
     columns, rows = result["columns"], result["rows"]
     rows = [[period_label(c, v) for c, v in zip(columns, row, strict=False)] for row in rows]
+    if grouping and shape != "rows":
+        columns, rows = _grouped_by(columns, rows, grouping, measure)
     if shape == "rows" and order_desc is not None and measure in columns and rows:
         at = columns.index(measure)  # whole rows ranked: the number first, then what tells
         # the row apart (names, text and calendar columns before other numbers)
@@ -155,6 +160,27 @@ def describe(
     ordered = order_desc is not None and _in_order(rows, order_desc)
     order = f", {'highest' if order_desc else 'lowest'} first" if ordered else ""
     return f"{label} by {', '.join(dims)} ({groups}{order}): {listed}{more}{where}{end}"
+
+
+def _grouped_by(
+    columns: list[str], rows: list[list[Any]], grouping: list[str], measure: str | None
+) -> tuple[list[str], list[list[Any]]]:
+    """One measure (`measure`, else the last number column) when the result holds every
+    grouping column and several other number columns: "count order by l_returnflag,
+    l_linestatus", not "… by l_returnflag, l_linestatus, sum_qty, …". Text columns stay (a
+    product's name says more than its id); the other measures are in the table. Else the
+    result as it is (a grain named in other words than its columns, one measure)."""
+    wanted = {g.strip().lower() for g in grouping if g.strip()}
+    dims = {i for i, c in enumerate(columns) if c.lower() in wanted}
+    if not wanted or len(dims) < len(wanted):
+        return columns, rows
+    numbers = [i for i in range(len(columns)) if i not in dims and _numeric_column(rows, i)]
+    if len(numbers) < 2:
+        return columns, rows
+    at = columns.index(measure) if measure in columns else numbers[-1]
+    at = at if at in numbers else numbers[-1]
+    keep = [i for i in range(len(columns)) if i not in numbers] + [at]
+    return [columns[i] for i in keep], [[row[i] for i in keep] for row in rows]
 
 
 def _names_for_numbers(
