@@ -155,8 +155,9 @@ def _note_if_read_only(
 ) -> None:
     """Remember `parent` as read-only when every database it holds (the internal `system`
     and `temp` aside) is attached read-only: the private instance of a file (see
-    `_attach_privately`). Checked once, after locking: nothing can attach a database to it
-    later but ZLens itself, and the guard keeps ATTACH out of agent SQL.
+    `_attach_privately`). Checked once, after locking: only code holding this private
+    connection (ZLens's own) could attach a database to it later, and the guard keeps ATTACH
+    (and the functions that advance a sequence) out of agent SQL.
 
     A read-only transaction guards no more than that there: it refuses writes to attached
     databases only (DuckDB 2.0 still lets one create temp objects and COPY TO a file), and
