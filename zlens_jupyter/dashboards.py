@@ -24,11 +24,9 @@ from .dql.dashboard import (
     certification_drift,
     certification_problems,
     certification_record,
-    dashboard_path,
-    find_dashboard,
-    load_dashboards,
     set_certification,
 )
+from .dql.dashboard_files import dashboard_path, find_dashboard, load_dashboards
 from .errors import ConfigError, UserError
 from .routes.dashboard_run import block_hashes, lowest_label, run_dashboard
 
@@ -74,7 +72,7 @@ def certify_dashboard(session: Any, name: str, *, by: str | None = None) -> Dash
         raise UserError(f"Cannot certify dashboard {dashboard.name!r}:\n- {why}")
     record = certification_record(dashboard, block_hashes(dashboard, session.kit), by=who)
     set_certification(dashboard, record)
-    from .dql.dashboard import save_dashboard
+    from .dql.dashboard_files import save_dashboard
 
     save_dashboard(session.project_dir, dashboard)
     return find_dashboard(session.project_dir, dashboard.name)

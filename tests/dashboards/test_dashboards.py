@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from zlens_jupyter.cli import main
 from zlens_jupyter.dashboards import certify_dashboard, export_html, open_dashboard
 from zlens_jupyter.dql import Field, Section, format_dql, parse_dql
-from zlens_jupyter.dql.dashboard import Dashboard, find_dashboard
+from zlens_jupyter.dql.dashboard import Dashboard
+from zlens_jupyter.dql.dashboard_files import find_dashboard
 from zlens_jupyter.engine import Action, IntentSignals, Mode, Route, TrustState
 from zlens_jupyter.engine.intent import decide_action, select_route, strip_app_framing
 from zlens_jupyter.errors import UserError

@@ -21,8 +21,8 @@ from .prompts import (
 from .provider import ChatProvider
 from .react import ToolLoopResult, ToolStep, detect_repetition, run_tool_loop
 from .redact import redact_secrets, redact_text, register_secret
-from .results import ChatResult, ToolCall, Usage, estimate_tokens
-from .retry import FailureRecord, failures_of, parse_retry_after
+from .results import ChatResult, FailureRecord, ToolCall, Usage, estimate_tokens
+from .retry import failures_of, parse_retry_after
 from .structured import (
     StructuredResult,
     complete_json,

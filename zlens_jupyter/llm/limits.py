@@ -26,14 +26,12 @@ import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import ZLensError
 from .config import ModelConfig
 from .redact import redact_text
-
-if TYPE_CHECKING:
-    from .results import ChatResult
+from .results import ChatResult, estimate_tokens
 
 MIN_CALL_S = 0.25  # a model call given less time than this cannot be expected to answer
 MIN_OUTPUT_TOKENS = 16  # nor one allowed fewer output tokens than this
@@ -54,8 +52,6 @@ class LimitReached(ZLensError):
 def estimate_prompt_tokens(request: Mapping[str, Any]) -> int:
     """The size of a request's prompt as the provider estimates it (messages, tools and the
     response format, about four characters a token)."""
-    from .results import estimate_tokens
-
     sent = [request.get("messages", []), request.get("tools"), request.get("response_format")]
     return estimate_tokens(json.dumps(sent, ensure_ascii=False, default=str))
 

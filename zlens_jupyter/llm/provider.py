@@ -25,9 +25,8 @@ from ..errors import ModelError
 from .config import ModelConfig
 from .limits import CallLimits
 from .redact import redact_text, register_secret
-from .results import ChatResult, ToolCall, Usage, estimate_tokens, raw_output
+from .results import ChatResult, FailureRecord, ToolCall, Usage, estimate_tokens, raw_output
 from .retry import (
-    FailureRecord,
     GarbledReply,
     ReplyTimeout,
     Sleep,

@@ -27,8 +27,7 @@ from .limits import LimitReached
 from .prompts import GroundingContext, build_messages
 from .provider import ChatProvider
 from .redact import redact_secrets, redact_text
-from .results import ChatResult, Usage, estimate_tokens
-from .retry import FailureRecord
+from .results import ChatResult, FailureRecord, Usage, estimate_tokens
 from .structured import parse_json_reply
 from .tools import (
     ALL_TOOL_SPECS,

@@ -6,8 +6,6 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .retry import FailureRecord
-
 
 def estimate_tokens(text: str) -> int:
     """A rough token count (about four characters a token) for when no server count exists.
@@ -18,6 +16,23 @@ def estimate_tokens(text: str) -> int:
     2
     """
     return max(1, (len(text) + 3) // 4) if text else 0
+
+
+@dataclass
+class FailureRecord:
+    """One failed attempt at the provider: what kind, the HTTP status, and how long we waited.
+
+    kind: rate_limited | server_error | timeout | connection | auth | permission | not_found
+          | context_overflow | bad_request | stream_interrupted | malformed_reply
+    """
+
+    kind: str
+    status: int | None
+    message: str
+    waited_s: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 @dataclass

@@ -20,34 +20,17 @@ import email.utils
 import random
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
 
 from ..errors import ContextOverflow, ModelError, TransientError
 from .config import ModelConfig
 from .limits import CallLimits
 from .redact import redact_text
+from .results import FailureRecord
 
 T = TypeVar("T")
 
 Sleep = Callable[[float], None]
-
-
-@dataclass
-class FailureRecord:
-    """One failed attempt at the provider: what kind, the HTTP status, and how long we waited.
-
-    kind: rate_limited | server_error | timeout | connection | auth | permission | not_found
-          | context_overflow | bad_request | stream_interrupted | malformed_reply
-    """
-
-    kind: str
-    status: int | None
-    message: str
-    waited_s: float = 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 TRANSIENT_KINDS = {"rate_limited", "server_error", "timeout", "connection", "stream_interrupted"}

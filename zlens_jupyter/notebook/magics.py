@@ -443,7 +443,8 @@ class ZLensMagics(Magics):
 
     def _dql_dashboard(self, parsed: Any, args: list[str]) -> Any:
         """A `%%dql` cell holding a dashboard: run it (and `--save` it under dashboards/)."""
-        from ..dql.dashboard import Dashboard, save_dashboard
+        from ..dql.dashboard import Dashboard
+        from ..dql.dashboard_files import save_dashboard
         from ..routes.dashboard_run import run_dashboard
 
         session = self._session()

@@ -20,7 +20,8 @@ import re
 from typing import Any
 
 from ..dql import Field, Section, parse_dql
-from ..dql.dashboard import Dashboard, save_dashboard
+from ..dql.dashboard import Dashboard
+from ..dql.dashboard_files import save_dashboard
 from ..dql.model import Item
 from ..engine import (
     ESCALATION_MAP,
