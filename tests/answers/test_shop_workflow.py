@@ -3,6 +3,8 @@ certification turns a draft into certified answers."""
 
 from __future__ import annotations
 
+import pytest
+
 from zlens_jupyter.engine import Route, RunStatus, TrustState
 
 
@@ -203,3 +205,123 @@ def test_the_grouping_a_sentence_says_keeps_text_labels_and_falls_back_when_unkn
     assert describe(named, "breakdown", grouping=["product_id"]) == (
         "Revenue by product_id, product_name (2 groups): 1 / Desk (10), 2 / Chair (5)."
     )
+
+
+def test_a_block_of_one_measure_never_answers_a_question_of_two_as_certified(shop):
+    """ "Revenue and orders by segment" used to come back certified from "Revenue by
+    segment": the revenue column alone, half the question, under the certified label."""
+    for question, second in [
+        ("revenue and orders by segment", "orders"),
+        ("total revenue and average order value by region", "average order value"),
+        ("revenue and number of orders by segment", "orders"),
+    ]:
+        run = shop.ask(question)
+        assert run.trust_state is not TrustState.CERTIFIED, question
+        assert run.route is Route.GENERATED_ANSWER, question
+        assert any("2 measures" in note for note in run.signals.notes), run.signals.notes
+        # Both measures are in the result and in the sentence, each by name.
+        assert len(run.result["columns"]) == 3, run.result["columns"]
+        assert f"{second} " in run.answer and "revenue " in run.answer, run.answer
+    # One measure asked: the block answers as before.
+    assert shop.ask("What is revenue by segment?").trust_state is TrustState.CERTIFIED
+
+
+def test_a_block_of_both_measures_answers_and_says_each(shop):
+    run = shop.ask("monthly revenue and orders")
+    assert run.route is Route.CERTIFIED_ANSWER and run.trust_state is TrustState.CERTIFIED
+    assert run.result["columns"] == ["month", "revenue", "orders"]
+    first = run.result["rows"][0]
+    assert run.answer.startswith("Revenue and orders by month (24 groups): 2024-01 (revenue ")
+    assert f"orders {first[2]:,}" in run.answer
+    assert any(e.id == "answer-faithful" and e.passed for e in run.evaluations)
+    # Asked for one of them, the block's sentence says that one.
+    assert "orders" not in shop.ask("monthly revenue").answer
+
+
+def test_several_measures_are_said_by_name_and_grouped_by_the_rest():
+    from zlens_jupyter.routes.narrate import describe
+
+    result = {
+        "columns": ["segment", "revenue", "orders"],
+        "rows": [["Consumer", 1500.5, 12], ["Corporate", 900.0, 7], ["Home", 10.0, 1]],
+        "row_count": 3,
+    }
+    # It used to read "Orders by segment, revenue (3 groups): Consumer / 1,500.50 (12), …"
+    assert describe(result, "breakdown", measures=["revenue", "orders"]) == (
+        "Revenue and orders by segment (3 groups): Consumer (revenue 1,500.50, orders 12), "
+        "Corporate (revenue 900, orders 7), Home (revenue 10, orders 1)."
+    )
+    assert describe(result, "topn", measures=["revenue", "orders"], order_desc=True, limit=2) == (
+        "Top 2 segments by revenue: Consumer (revenue 1,500.50, orders 12), "
+        "Corporate (revenue 900, orders 7), Home (revenue 10, orders 1)."
+    )
+
+
+def test_measures_fit_one_column_each_by_their_words():
+    from zlens_jupyter.routes.block_fit import fit_measures
+
+    assert fit_measures([["revenue"]], ["revenue"]) == ([], None)  # one asked: not this check
+    assert fit_measures([["revenue"], ["orders"]], ["total_revenue", "order_count"]) == (
+        ["total_revenue", "order_count"],
+        None,
+    )
+    # The average order value is not the number of orders, though both say "order".
+    columns, why = fit_measures([["revenue"], ["orders"]], ["revenue", "avg_order_value"])
+    assert columns == [] and why == "the question asks for orders, which the block does not compute"
+    # Two measures asked of the same word need two columns.
+    columns, why = fit_measures([["revenue"], ["revenue"]], ["revenue", "units"])
+    assert columns == [] and why is not None
+
+
+def _truth(sql: str) -> dict[str, tuple[float, ...]]:
+    """Hand-written SQL on its own read-only connection to the sample file: {group: values}."""
+    import duckdb
+
+    from zlens_jupyter.sample import sample_database_path
+
+    con = duckdb.connect(str(sample_database_path()), read_only=True)
+    try:
+        return {row[0]: tuple(float(v) for v in row[1:]) for row in con.execute(sql).fetchall()}
+    finally:
+        con.close()
+
+
+def _answered(run) -> dict[str, tuple[float, ...]]:
+    return {row[0]: tuple(float(v) for v in row[1:]) for row in run.result["rows"]}
+
+
+def test_measures_of_two_tables_are_each_taken_over_their_own_rows(shop):
+    """One SELECT over order_items joined to orders counted an order once per line (web:
+    145,890 "orders" where there are 58,437) and averaged order amounts weighted by their
+    lines. Each measure now comes out as it does when asked alone."""
+    generated = shop.ask("revenue, orders and units by channel")
+    assert generated.trust_state is TrustState.GROUNDED
+    assert generated.result["columns"] == ["channel", "revenue", "orders", "units_sold"]
+    got = _answered(generated)
+    truth = _truth(
+        "SELECT o.channel, SUM(oi.quantity * oi.unit_price * (1 - oi.discount)), "
+        "(SELECT COUNT(*) FROM orders x WHERE x.channel = o.channel), SUM(oi.quantity) "
+        "FROM order_items oi JOIN orders o USING (order_id) GROUP BY 1"
+    )
+    assert {c: tuple(round(v, 2) for v in got[c]) for c in got} == {
+        c: tuple(round(v, 2) for v in truth[c]) for c in truth
+    }
+    aov = _answered(shop.ask("total revenue and average order value by region"))
+    truth = _truth(
+        "SELECT c.region, AVG(o.amount) FROM orders o JOIN customers c USING (customer_id) "
+        "GROUP BY 1"
+    )
+    assert {region: round(v[1], 2) for region, v in aov.items()} == {
+        region: round(v[0], 2) for region, v in truth.items()
+    }
+
+
+def test_measures_of_two_tables_with_a_share_ask_for_one_at_a_time(shop):
+    from zlens_jupyter.parsing import Filter
+    from zlens_jupyter.routes.sqlbuild import Unbuildable, build_sql
+
+    spec = shop.kit.parse("revenue and orders by segment").spec
+    assert spec is not None and len(spec.measures) == 2
+    spec.share_of = [Filter("orders", "channel", "=", "web")]
+    with pytest.raises(Unbuildable, match="ask for each measure alone"):
+        build_sql(spec, shop.warehouse.dated_catalog(), shop.semantic)

@@ -182,6 +182,50 @@ def shape_misfit(
     return None
 
 
+def fit_measures(asked: list[list[str]], outputs: list[str]) -> tuple[list[str], str | None]:
+    """The block's columns for the several measures a question asks for, in the order asked,
+    or why the block does not compute them all.
+
+    `asked`: each measure the question asks for, as the names it goes by ("revenue";
+    "average_order_value"); empty when it asks for one (the other checks cover that), and
+    then so is the answer. `outputs`: the block's measure columns. Each measure asked needs a
+    column of its own whose words, aggregate words aside, are the measure's ("total_revenue"
+    is "revenue"; "avg_order_value" is not "orders"). A block that computes fewer never
+    answers: its rows would answer half the question under a certified label."""
+    if len(asked) < 2:
+        return [], None
+    said = ", ".join(names[0].replace("_", " ") for names in asked)
+    if len(outputs) < len(asked):
+        computes = ", ".join(o.replace("_", " ") for o in outputs) or "no measure"
+        return (
+            [],
+            f"the question asks for {len(asked)} measures ({said}); the block computes {computes}",
+        )
+    free = {o: _content_stems(o) for o in outputs}
+    columns: list[str] = []
+    for names in asked:
+        wanted = [_content_stems(n) for n in names]
+        found = next((o for o, words in free.items() if words and words in wanted), None)
+        if found is None:
+            named = names[0].replace("_", " ")
+            return [], f"the question asks for {named}, which the block does not compute"
+        columns.append(found)
+        del free[found]  # one column answers one measure
+    return columns, None
+
+
+# Words that say how a measure is aggregated, not what it measures.
+_AGGREGATE_STEMS = frozenset(
+    stem(w)
+    for w in ("total", "sum", "average", "avg", "mean", "count", "number", "num", "cnt")
+    + ("median", "min", "max", "minimum", "maximum", "distinct", "unique", "of")
+)
+
+
+def _content_stems(name: str) -> frozenset[str]:
+    return frozenset(stem(t) for t in question_tokens(name.replace("_", " "))) - _AGGREGATE_STEMS
+
+
 _AGG_TEXT = {
     "sum": "a total",
     "avg": "an average",

@@ -37,7 +37,7 @@ from ..parsing import (
     question_tokens,
     stem,
 )
-from .block_fit import block_shape, shape_misfit
+from .block_fit import block_shape, fit_measures, shape_misfit
 from .kit import RouteKit, refuse_unsafe_request
 from .narrate import describe
 
@@ -158,6 +158,8 @@ def _match(question: str, kit: RouteKit) -> BlockMatch:
             continue
         params: dict[str, Any] = {}
         misfit = _misfit(frame, block, kit, values, metric_words | value_words, vocab, params)
+        if not misfit:
+            _, misfit = fit_measures(_asked_measures(question, frame, kit), _measure_outputs(block))
         if misfit:
             best.notes.append(f'"{block.name}": {misfit}')
             continue
@@ -264,6 +266,34 @@ def _param_columns(block: Block, compiled: str) -> dict[str, str]:
     return out
 
 
+def _asked_measures(question: str, frame: QuestionFrame, kit: RouteKit) -> list[list[str]]:
+    """The measures the question asks for, each as the names the parser gave it, when it may
+    ask for several ("revenue and orders by segment"); [] when it asks for one or the parser
+    cannot say. Parsed only for a question with a conjunction or two aggregates: a certified
+    answer to any other question never loads the parser."""
+    if len(set(frame.aggregates)) < 2 and not _CONJUNCTIONS.intersection(frame.tokens):
+        return []
+    # The parser's reading, the one the generated answer is built from: "how many orders in
+    # total" is one count, though it says two aggregate words.
+    spec = kit.parse(question).spec
+    if spec is None or len(spec.measures) < 2:
+        return []
+    return [
+        [name for name in (m.alias, m.target.name if m.target else "") if name]
+        for m in spec.measures
+    ]
+
+
+_CONJUNCTIONS = frozenset({"and", "plus", "with", "also", "both", "well", "&"})
+
+
+def _measure_outputs(block: Block) -> list[str]:
+    """The block's output columns that are measures: its outputs less its grain and
+    dimensions."""
+    grouped = {d.strip().lower() for d in [*(block.grain or "").split(","), *block.dimensions]}
+    return [o for o in block.outputs if o.strip().lower() not in grouped]
+
+
 def _measure_column(block: Block) -> str | None:
     y = (block.visualization or {}).get("y")
     return str(y) if y else None
@@ -327,13 +357,19 @@ class CertifiedAnswer:
         evaluations = [_tests_evaluation(block, result), _drift_evaluation(block, drift)]
         shape = "scalar" if result and result["row_count"] == 1 else "breakdown"
         measure = (block.visualization or {}).get("y")
+        frame = self.kit.frame(ctx.question)
+        # "monthly revenue and orders" from a block of both: each asked for is said.
+        asked, _ = fit_measures(
+            _asked_measures(ctx.question, frame, self.kit), _measure_outputs(block)
+        )
         answer = (
             describe(
                 result,
                 shape,
                 measure=str(measure) if measure else None,
-                order_desc=self.kit.frame(ctx.question).descending,
+                order_desc=frame.descending,
                 grouping=(block.grain or "").split(","),
+                measures=asked or None,
             )
             if result
             else None

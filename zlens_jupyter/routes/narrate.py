@@ -92,6 +92,7 @@ def describe(
     order_desc: bool | None = None,
     limit: int | None = None,
     grouping: list[str] | None = None,
+    measures: list[str] | None = None,
 ) -> str:
     """One sentence for a result of a given shape (scalar, breakdown, timeseries, topn).
 
@@ -99,11 +100,13 @@ def describe(
     `order_desc` and `limit` are what the question asked ("bottom 3": False, 3): the sentence
     says that direction and that N, never "first" for a lowest question. `grouping` names
     the columns the rows are grouped by (a block's grain): the sentence then groups by those
-    alone, never by another measure of a result that holds several."""
+    alone, never by another measure of a result that holds several. `measures` are the value
+    columns a question asked for when it asked for several ("revenue and orders by
+    segment"): each group is then said with each of them, by name."""
     columns, rows = result["columns"], result["rows"]
     rows = [[period_label(c, v) for c, v in zip(columns, row, strict=False)] for row in rows]
     if grouping and shape != "rows":
-        columns, rows = _grouped_by(columns, rows, grouping, measure)
+        columns, rows = _grouped_by(columns, rows, grouping, measure, measures)
     if shape == "rows" and order_desc is not None and measure in columns and rows:
         at = columns.index(measure)  # whole rows ranked: the number first, then what tells
         # the row apart (names, text and calendar columns before other numbers)
@@ -115,7 +118,8 @@ def describe(
         columns = [*(columns[i] for i in rest), columns[at]]
         where = f" ({filters})" if filters else ""
         return _ranked_rows(result, columns, ranked, where, order_desc)
-    if measure in columns and measure != columns[-1]:
+    several = len([m for m in measures or [] if m in columns]) > 1
+    if measure in columns and measure != columns[-1] and not several:
         at = columns.index(measure)
         keep = [i for i, c in enumerate(columns) if i == at or not _numeric_column(rows, i)]
         keep = [i for i in keep if i != at] + [at]
@@ -125,6 +129,9 @@ def describe(
         return f"No rows match ({filters})." if filters else "The query returned no rows."
     columns, rows = _names_for_numbers(columns, rows)
     where = f" ({filters})" if filters else ""
+    said = [m for m in measures or [] if m in columns]
+    if len(said) > 1 and len(said) < len(columns) and shape in _GROUPED and len(rows) > 1:
+        return _several_measures(result, columns, rows, said, shape, where, order_desc, limit)
     if shape == "scalar" or (len(rows) == 1 and len(columns) <= 2 and shape != "topn"):
         parts = [
             f"{humanize(c)} has no value" if v is None else f"{humanize(c)} is {_value_of(c, v)}"
@@ -162,14 +169,64 @@ def describe(
     return f"{label} by {', '.join(dims)} ({groups}{order}): {listed}{more}{where}{end}"
 
 
+_GROUPED = frozenset({"breakdown", "timeseries", "topn"})
+
+
+def _several_measures(
+    result: dict[str, Any],
+    columns: list[str],
+    rows: list[list[Any]],
+    said: list[str],
+    shape: str,
+    where: str,
+    order_desc: bool | None,
+    limit: int | None,
+) -> str:
+    """A breakdown, series or ranking of several measures the question asked for: each group
+    with each measure by name ("Consumer (revenue 17,855,834.59, orders 136,232)"), grouped
+    by the other columns alone, never by a measure."""
+    at = {c: columns.index(c) for c in said}
+    dims = [c for c in columns if c not in at]
+    keys = [columns.index(c) for c in dims]
+    name = lambda row: " / ".join(group_label(row[i]) for i in keys)  # noqa: E731
+    each = lambda row: ", ".join(f"{humanize(m).lower()} {fmt(row[at[m]])}" for m in said)  # noqa: E731
+    names = [humanize(m) for m in said]
+    label = names[0] + "".join(
+        f"{' and' if i == len(names) - 1 else ','} {n.lower()}" for i, n in enumerate(names[1:], 1)
+    )
+    if shape == "timeseries":
+        first, last = rows[0], rows[-1]
+        return (
+            f"{label} by {', '.join(dims)} from {name(first)} to {name(last)}: "
+            f"{each(last)} in {name(last)}{where}."
+        )
+    listed = ", ".join(f"{name(r)} ({each(r)})" for r in rows[:3])
+    more = ", …" if len(rows) > 3 else ""
+    end = "" if more and not where else "."
+    if shape == "topn":
+        ranked_by = [row[at[said[0]]] for row in rows]
+        desc = order_desc if order_desc is not None else not _ascending([[v] for v in ranked_by])
+        word = "Top" if desc else "Bottom"
+        head = f"{word} {limit or len(rows)} {_plural(dims)} by {names[0].lower()}"
+        return f"{head}: {listed}{more}{where}{end}"
+    total = result.get("row_count", len(rows))
+    groups = f"first {total} groups shown" if result.get("truncated") else f"{total} groups"
+    return f"{label} by {', '.join(dims)} ({groups}): {listed}{more}{where}{end}"
+
+
 def _grouped_by(
-    columns: list[str], rows: list[list[Any]], grouping: list[str], measure: str | None
+    columns: list[str],
+    rows: list[list[Any]],
+    grouping: list[str],
+    measure: str | None,
+    measures: list[str] | None = None,
 ) -> tuple[list[str], list[list[Any]]]:
     """One measure (`measure`, else the last number column) when the result holds every
     grouping column and several other number columns: "count order by l_returnflag,
     l_linestatus", not "… by l_returnflag, l_linestatus, sum_qty, …". Text columns stay (a
     product's name says more than its id); the other measures are in the table. Else the
-    result as it is (a grain named in other words than its columns, one measure)."""
+    result as it is (a grain named in other words than its columns, one measure). The
+    `measures` the question asked for, when it asked for several, are all kept."""
     wanted = {g.strip().lower() for g in grouping if g.strip()}
     dims = {i for i, c in enumerate(columns) if c.lower() in wanted}
     if not wanted or len(dims) < len(wanted):
@@ -177,9 +234,11 @@ def _grouped_by(
     numbers = [i for i in range(len(columns)) if i not in dims and _numeric_column(rows, i)]
     if len(numbers) < 2:
         return columns, rows
-    at = columns.index(measure) if measure in columns else numbers[-1]
-    at = at if at in numbers else numbers[-1]
-    keep = [i for i in range(len(columns)) if i not in numbers] + [at]
+    asked = [columns.index(m) for m in measures or [] if m in columns]
+    if len(asked) < 2:
+        at = columns.index(measure) if measure in columns else numbers[-1]
+        asked = [at if at in numbers else numbers[-1]]
+    keep = [i for i in range(len(columns)) if i not in numbers] + asked
     return [columns[i] for i in keep], [[row[i] for i in keep] for row in rows]
 
 
@@ -197,10 +256,11 @@ def _names_for_numbers(
 
 
 def asked_order(intent: dict[str, Any] | None) -> dict[str, Any]:
-    """`describe`'s order_desc and limit from a parsed intent (a QuestionSpec's dict)."""
+    """`describe`'s order_desc, limit and measures from a parsed intent (a QuestionSpec's
+    dict)."""
     intent = intent or {}
     desc, limit = intent.get("order_desc"), intent.get("limit")
-    asked = {
+    asked: dict[str, Any] = {
         "order_desc": desc if isinstance(desc, bool) else None,
         "limit": limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
     }
@@ -208,6 +268,9 @@ def asked_order(intent: dict[str, Any] | None) -> dict[str, Any]:
     target = measures[0].get("target") if intent.get("listing") and measures else None
     if isinstance(target, dict) and target.get("column"):
         asked["measure"] = target["column"]  # rows ranked by their own column
+    aliases = [m.get("alias") for m in measures if isinstance(m, dict)]
+    if len(aliases) > 1 and all(isinstance(a, str) and a for a in aliases):
+        asked["measures"] = aliases  # several asked: each said by name
     return asked
 
 

@@ -4,6 +4,7 @@ around user words: values become typed literals, names become identifiers)."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 import sqlglot
@@ -32,6 +33,78 @@ class Unbuildable(UserError):
 
 
 def build_sql(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | None = None) -> str:
+    tables = list(dict.fromkeys(m.table.lower() for m in spec.measures))
+    if len(tables) > 1 and not spec.listing:
+        return _measures_apart(spec, tables, catalog, semantic)
+    return _one_select(spec, catalog, semantic)
+
+
+def _measures_apart(
+    spec: QuestionSpec, tables: list[str], catalog: Catalog, semantic: SemanticModel | None
+) -> str:
+    """Measures of different tables ("revenue and orders by segment"), each taken over its
+    own table's rows, as it is when asked alone, then set side by side by the groups.
+
+    One SELECT over every table joined would take each measure over the joined rows: an
+    order with three lines counted three times, its amount averaged with weight three. So
+    each table's measures get a SELECT of their own (grouped, filtered and dated as the
+    question says), and a full join on the groups puts them in one row per group (a group
+    with nothing in one table shows NULL there, as that measure alone would show no row)."""
+    combined = (
+        spec.share_of
+        or spec.share_of_groups
+        or spec.share_of_period
+        or spec.difference_of
+        or spec.average_over
+        or spec.once_per
+        or spec.group_rows
+        or spec.groups_counted
+    )
+    if combined:
+        raise Unbuildable(
+            f"I can't yet take measures of {' and '.join(tables)} together in one answer "
+            "with a share, a difference or a per-period figure; ask for each measure alone."
+        )
+    parts = [
+        replace(
+            spec,
+            measures=[m for m in spec.measures if m.table.lower() == table],
+            fact_table=next(m.table for m in spec.measures if m.table.lower() == table),
+            order_desc=None,
+            limit=None,
+        )
+        for table in tables
+    ]
+    names = [exp.to_identifier(c) for c in output_columns(spec)[: -len(spec.measures)]]
+    keys = [n.name for n in names]
+    selects = [_parsed_select(_one_select(part, catalog, semantic)) for part in parts]
+    query = exp.select(*[exp.column(c) for c in output_columns(spec)]).from_(
+        selects[0].subquery("part_1")
+    )
+    for at, select in enumerate(selects[1:], 2):
+        alias = f"part_{at}"
+        if keys:
+            query = query.join(select.subquery(alias), using=tuple(keys), join_type="full")
+        else:  # one number each: one row each, side by side
+            query = query.join(select.subquery(alias), join_type="cross")
+    dims: list[exp.Expr] = [exp.alias_(exp.column(k), k) for k in keys]
+    order = _order(spec, dims)
+    if order is not None:
+        query = query.order_by(*order)
+    if spec.limit is not None:
+        query = query.limit(spec.limit)
+    return query.sql(dialect="duckdb", pretty=True)
+
+
+def _parsed_select(sql: str) -> exp.Select:
+    select = sqlglot.parse_one(sql, read="duckdb")
+    if not isinstance(select, exp.Select):  # _one_select builds one SELECT, never a union
+        raise Unbuildable(f"I built something other than one SELECT: {sql}")
+    select.set("order", None)  # the parts' own order means nothing once joined
+    return select
+
+
+def _one_select(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | None) -> str:
     fact = spec.fact_table
     tables: list[str] = [fact]
     dims: list[exp.Expr] = []
