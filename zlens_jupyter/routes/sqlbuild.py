@@ -96,6 +96,84 @@ def _measures_apart(
     return query.sql(dialect="duckdb", pretty=True)
 
 
+def _each_row_once(
+    measures: list[exp.Expr], table: str, tables: list[str], catalog: Catalog
+) -> list[exp.Expr]:
+    """The measures of `table`, each of its rows taken once however the joins repeat it.
+
+    Grouping orders by product category joins each order to its lines: an order of three
+    lines comes three times. A count of orders is then a count of their distinct keys; a
+    minimum, a maximum or a distinct count is the same either way; a sum or an average is
+    not (the order's amount three times), and is not built: asked instead (`Unbuildable`)."""
+    repeated_by, key = _repeating_join(table, tables, catalog)
+    if repeated_by is None:
+        return measures
+    out = []
+    for measure in measures:
+        rewritten = measure.copy()
+        for node in list(rewritten.find_all(exp.AggFunc)):
+            if isinstance(node, exp.Min | exp.Max) or isinstance(node.this, exp.Distinct):
+                continue
+            if isinstance(node, exp.Count) and key is not None:
+                counted = node.this
+                once: exp.Expr = key.copy()
+                if not isinstance(counted, exp.Star) and counted != key:
+                    once = exp.Case(
+                        ifs=[
+                            exp.If(
+                                this=exp.Not(
+                                    this=exp.Is(this=counted.copy(), expression=exp.Null())
+                                ),
+                                true=key.copy(),
+                            )
+                        ]
+                    )
+                node.replace(exp.Count(this=exp.Distinct(expressions=[once])))
+                continue
+            what = node.sql(dialect="duckdb")
+            raise Unbuildable(
+                f"Grouped or filtered through {repeated_by}, each {table} row comes once for "
+                f"each of its {repeated_by} rows, so {what} would take it several times. "
+                f"Ask for it by a column of {table} or of a table it refers to, or count "
+                f"{table} instead."
+            )
+        out.append(rewritten)
+    return out
+
+
+def _repeating_join(
+    table: str, tables: list[str], catalog: Catalog
+) -> tuple[str | None, exp.Column | None]:
+    """The table whose join repeats rows of `table` (a join path from `table` crosses a key
+    from its referenced side to its referencing side: orders -> order_items), or None; and
+    the column telling `table`'s rows apart when that crossing starts at `table` (the
+    single-column key it is referenced by), else None.
+
+    Inferred keys are read referencing side first, as `JoinKey` says; a declared
+    relationship as written (`from` the many side, `to` the one side). A composite key, or
+    a referencing column profiling found unique, joins one row to one: never repeating."""
+    forward = {(k.left_table.lower(), k.pairs, k.right_table.lower()) for k in catalog.join_keys}
+    for other in dict.fromkeys(t.lower() for t in tables):
+        for step, key in enumerate(catalog.join_path(table, other) or []):
+            if (key.left_table.lower(), key.pairs, key.right_table.lower()) in forward:
+                continue  # many rows to one: each row of `table` meets one row
+            if key.composite or _one_each(catalog, key.right_table, key.right_column):
+                # Two tables of the same things side by side (episodes and their ratings,
+                # keyed alike): one row meets one row, whichever side is read first.
+                continue
+            if step == 0:
+                return key.right_table, exp.column(key.left_column, table=key.left_table)
+            return key.right_table, None
+    return None, None
+
+
+def _one_each(catalog: Catalog, table: str, column: str) -> bool:
+    """Whether profiling found every value of `table.column` on one row only."""
+    info = catalog.table(table)
+    found = info.column(column) if info is not None else None
+    return found is not None and found.one_per_row
+
+
 def _parsed_select(sql: str) -> exp.Select:
     select = sqlglot.parse_one(sql, read="duckdb")
     if not isinstance(select, exp.Select):  # _one_select builds one SELECT, never a union
@@ -185,6 +263,8 @@ def _one_select(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | 
         ]
     if spec.listing:  # the table's own rows, whatever its filters had to join
         measures = [exp.Column(this=exp.Star(), table=exp.to_identifier(fact))]
+    elif spec.measures:
+        measures = _each_row_once(measures, spec.measures[0].table, tables, catalog)
     query = exp.select(*dims, *measures).from_(exp.to_table(fact))
     for join_table, condition in _joins(fact, tables, catalog):
         query = query.join(exp.to_table(join_table), on=condition)
