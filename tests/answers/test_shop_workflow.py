@@ -344,3 +344,22 @@ def test_rows_repeated_by_a_join_are_counted_once(shop):
     asked = shop.ask("average order value by category")
     assert asked.result is None and asked.trust_state is TrustState.NOT_APPLICABLE
     assert "each orders row comes once for each of its order_items rows" in asked.clarification
+
+
+def test_a_ranking_by_a_metric_that_is_also_a_table_ranks_by_the_metric(shop):
+    """ "top 3 segments by orders" asked which measure; "top 3 segments by revenue and
+    orders" grouped by each order (its id) and segment and came back grounded."""
+    run = shop.ask("top 3 segments by orders")
+    assert run.trust_state is TrustState.GROUNDED
+    assert run.result["columns"] == ["segment", "orders"] and run.result["row_count"] == 3
+    truth = _truth(
+        "SELECT c.segment, COUNT(*) FROM orders o JOIN customers c USING (customer_id) "
+        "GROUP BY 1 ORDER BY 2 DESC LIMIT 3"
+    )
+    assert _answered(run) == truth
+    both = shop.ask("top 3 segments by revenue and orders")
+    assert both.result is None and "revenue or orders" in both.clarification
+    # Not the certified "Revenue by segment": it computes no orders.
+    listed = shop.ask("segments by revenue and orders")
+    assert listed.trust_state is not TrustState.CERTIFIED
+    assert any("ranks by orders" in note for note in listed.signals.notes)

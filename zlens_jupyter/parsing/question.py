@@ -210,6 +210,7 @@ from .spans import (
     head_of_compound,
     joined_initialisms,
     measured_by_unit,
+    names_a_metric,
     names_measure,
     names_with_aggregate_words,
     one_ranked_row,
@@ -1120,7 +1121,14 @@ def _parse(
             group_spans.append(first)  # "which countries … had a life expectancy above 75"
     # "top 5 products by revenue": what follows "by" is the ranking measure when it is one.
     if len(group_spans) > 1 or after_top is not None or superlative is not None:
-        group_spans = [s for s in group_spans if not names_measure(s, aggs)] or group_spans[:1]
+        ranked = after_top is not None or superlative is not None
+        group_spans = [
+            s
+            for s in group_spans
+            # "top 3 segments by orders": ranked by the metric `orders`, not grouped by order
+            if not names_measure(s, aggs)
+            and not (ranked and s is not group_spans[-1] and names_a_metric(s))
+        ] or group_spans[:1]
     if after_top is not None and len(group_spans) > 1:
         # "top 5 counties by population density": what follows "by" is a number to rank by
         group_spans = [s for s in group_spans if not ranks_by(s)] or group_spans

@@ -392,6 +392,12 @@ def names_measure(span: Span, aggs: list[tuple[int, int, str]]) -> bool:
     return "metric" in kinds and not kinds & {"dimension", "table"}
 
 
+def names_a_metric(span: Span) -> bool:
+    """Whether one of the span's readings is a semantic metric ("orders": the table and the
+    metric counting its rows)."""
+    return any(t.kind == "metric" for t in span.targets)
+
+
 def compared_span(spans: list[Span], comparison: Comparison, tokens: list[str]) -> Span | None:
     """The column a comparison applies to: a numeric column just before the operator ("seats
     above 300", "a delay of more than 60"), else one right after the number ("more than 300

@@ -216,12 +216,17 @@ def _misfit(
     grain = [stems_of(item) for item in (block.grain or "").split(",") if item.strip()]
     grain = grain if shape.grouped else []
     grain_all = frozenset().union(*grain) if grain else frozenset()
-    ranking = grain_words(block) - dimension_words(block) | known
+    measured = grain_words(block) - dimension_words(block)
+    ranking = measured | known
     for words in frame.groupings:
         stems = [stem(w) for w in words]
         ranked_by = words in frame.by_groupings and all(w in ranking for w in stems)
         if ranked_by and not any(w in grain_all for w in stems):
-            continue  # "top products by revenue": ranked by a measure, not grouped
+            # "top products by revenue": ranked by a measure, not grouped; one the block
+            # computes ("segments by revenue and orders" is not "Revenue by segment")
+            if not _computes(words, measured, values, kit):
+                return f"the question ranks by {' '.join(words)}, which the block does not compute"
+            continue
         # "customer segment" is one phrase; one of its words must be the grain.
         if not any(w in grain_all or GRAIN_WORDS.get(w) in grain_all for w in stems):
             return f"its grain ({block.grain or 'none'}) has no '{' '.join(words)}'"
@@ -264,6 +269,20 @@ def _param_columns(block: Block, compiled: str) -> dict[str, str]:
         column = declared.get(param) or next((c for c, p in compared.items() if p == param), param)
         out[column.split(".")[-1].strip('"`' if spark else '"').lower()] = param
     return out
+
+
+def _computes(words: list[str], measured: frozenset[str], values: list[Any], kit: RouteKit) -> bool:
+    """Whether the measure a question ranks by ("by orders") is one of the block's: its words
+    are the block's measure words, directly or through the metric they name ("by sales" is
+    the metric revenue); a value the question names is not a measure, and passes."""
+    stems = {stem(w) for w in words}
+    said = {stem(w) for v in values for w in question_tokens(v.word)}
+    if stems <= measured | said:
+        return True
+    return any(
+        score >= 0.5 and stems_of(metric.name.replace("_", " ")) <= measured
+        for metric, score in kit.semantic.match_metrics(" ".join(words))
+    )
 
 
 def _asked_measures(question: str, frame: QuestionFrame, kit: RouteKit) -> list[list[str]]:
