@@ -363,3 +363,22 @@ def test_a_ranking_by_a_metric_that_is_also_a_table_ranks_by_the_metric(shop):
     listed = shop.ask("segments by revenue and orders")
     assert listed.trust_state is not TrustState.CERTIFIED
     assert any("ranks by orders" in note for note in listed.signals.notes)
+
+
+def test_things_said_by_their_names_are_told_apart_by_their_keys(shop):
+    """10,000 customers share 2,465 names: "orders per customer" grouped by the name alone
+    gave "Elena Moore" the 151 orders of ten different customers."""
+    run = shop.ask("orders per customer")
+    assert run.trust_state is TrustState.GROUNDED
+    assert run.result["columns"] == ["customer_name", "orders"]
+    truth = _truth(
+        "SELECT c.name, COUNT(*) FROM orders o JOIN customers c USING (customer_id) "
+        "GROUP BY c.customer_id, c.name ORDER BY 2 DESC, 1 LIMIT 3"
+    )
+    top = run.result["rows"][:3]
+    assert [(name, float(n)) for name, n in top] == [(k, v[0]) for k, v in truth.items()]
+    assert "GROUP BY\n  customers.name,\n  customers.customer_id" in run.sql
+    # Two measures of two tables, joined on the key as well: namesakes never meet.
+    both = shop.ask("revenue and orders per customer")
+    assert both.result["columns"] == ["customer_name", "revenue", "orders"]
+    assert both.result["rows"][0][2] == top[0][1]

@@ -1121,13 +1121,13 @@ def _parse(
             group_spans.append(first)  # "which countries … had a life expectancy above 75"
     # "top 5 products by revenue": what follows "by" is the ranking measure when it is one.
     if len(group_spans) > 1 or after_top is not None or superlative is not None:
-        ranked = after_top is not None or superlative is not None
+        ranking_asked = after_top is not None or superlative is not None
         group_spans = [
             s
             for s in group_spans
             # "top 3 segments by orders": ranked by the metric `orders`, not grouped by order
             if not names_measure(s, aggs)
-            and not (ranked and s is not group_spans[-1] and names_a_metric(s))
+            and not (ranking_asked and s is not group_spans[-1] and names_a_metric(s))
         ] or group_spans[:1]
     if after_top is not None and len(group_spans) > 1:
         # "top 5 counties by population density": what follows "by" is a number to rank by
@@ -2442,7 +2442,15 @@ def _grouping(p: ParseState, span: Span, fact_table: str) -> list[GroupBy]:
             named = [c for c in named if identifier_words(c.name)[0] == noun] or named
             key = next((c for c in info.columns if is_key(c.name)), None)
             keys = labels or (named[:1] if len(named) == 1 else []) or ([key] if key else [])
-            return [GroupBy(info.name, k.name, alias=f"{stem(info.name)}_{k.name}") for k in keys]
+            # Said by their labels, told apart by their key: names repeat (10,000 customers,
+            # 2,465 names), and grouping by the name alone adds up namesakes' orders. Only a
+            # key profiling found on one row each: pizzaplace's `id` is the order a pizza
+            # was in, and grouping pizzas by it would split each pizza by order.
+            apart = key.name if key is not None and key not in keys and key.one_per_row else None
+            return [
+                GroupBy(info.name, k.name, alias=f"{stem(info.name)}_{k.name}", key=apart)
+                for k in keys
+            ]
     return []
 
 

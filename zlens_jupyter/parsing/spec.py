@@ -42,6 +42,9 @@ class GroupBy:
     is_time: bool = False
     # Each row said by its name ("who won series 5"): a row with no name is none of them.
     named: bool = False
+    # "orders per customer" said by the customer's name: the key column grouped by as well,
+    # so two customers of one name stay two rows; not shown.
+    key: str | None = None
 
 
 @dataclass(frozen=True)

@@ -76,8 +76,9 @@ def _measures_apart(
         for table in tables
     ]
     names = [exp.to_identifier(c) for c in output_columns(spec)[: -len(spec.measures)]]
-    keys = [n.name for n in names]
-    selects = [_parsed_select(_one_select(part, catalog, semantic)) for part in parts]
+    # Joined on each group's key as well as its label: two customers of one name never meet.
+    keys = [n.name for n in names] + [_key_alias(g) for g in spec.group_by if g.key]
+    selects = [_parsed_select(_one_select(part, catalog, semantic, True)) for part in parts]
     query = exp.select(*[exp.column(c) for c in output_columns(spec)]).from_(
         selects[0].subquery("part_1")
     )
@@ -182,7 +183,16 @@ def _parsed_select(sql: str) -> exp.Select:
     return select
 
 
-def _one_select(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | None) -> str:
+def _key_alias(group: GroupBy) -> str:
+    return f"{group.alias or group.column}_key"
+
+
+def _one_select(
+    spec: QuestionSpec,
+    catalog: Catalog,
+    semantic: SemanticModel | None,
+    keys_shown: bool = False,
+) -> str:
     fact = spec.fact_table
     tables: list[str] = [fact]
     dims: list[exp.Expr] = []
@@ -195,6 +205,11 @@ def _one_select(spec: QuestionSpec, catalog: Catalog, semantic: SemanticModel | 
         dims.append(exp.alias_(expr, group.alias or group.column or "group"))
         group_exprs.append(expr)
         tables.append(group.table)
+        if group.key:  # namesakes stay apart; the key is shown only to join parts on it
+            key = _named(group.key, group.table, catalog)
+            group_exprs.append(key)
+            if keys_shown:
+                dims.append(exp.alias_(key.copy(), _key_alias(group)))
         if (spec.limit is not None or group.named) and not group.is_time:
             # "the five most common cat names": the pets with no name have none, so a
             # ranking never shows NULL as a winner (a breakdown keeps it)
