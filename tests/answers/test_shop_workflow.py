@@ -382,3 +382,14 @@ def test_things_said_by_their_names_are_told_apart_by_their_keys(shop):
     both = shop.ask("revenue and orders per customer")
     assert both.result["columns"] == ["customer_name", "revenue", "orders"]
     assert both.result["rows"][0][2] == top[0][1]
+
+
+def test_two_groupings_in_a_row_are_two_not_one_phrase(shop):
+    """ "revenue per customer by segment" was read as one grouping, "customer segment", and
+    answered certified by "Revenue by segment" (revenue of each segment, not per customer)."""
+    run = shop.ask("revenue per customer by segment")
+    assert run.trust_state is not TrustState.CERTIFIED
+    assert any("has no 'customer'" in note for note in run.signals.notes), run.signals.notes
+    assert "customer_name" in run.result["columns"]
+    # Said as one phrase, it is the segment of each customer: the block answers.
+    assert shop.ask("revenue per customer segment").trust_state is TrustState.CERTIFIED

@@ -31,6 +31,10 @@ EXCLUSIONS = frozenset(
 # Words after which a grouping phrase ends: "by segment in 2024" groups by segment only.
 _END_OF_GROUPING = frozenset(
     {
+        # Another grouping begins: "revenue per customer by segment" is two, never one
+        # phrase "customer segment" (which a block of revenue by segment would answer).
+        "by",
+        "per",
         "in",
         "for",
         "from",
