@@ -65,16 +65,19 @@ def _measures_apart(
             f"I can't yet take measures of {' and '.join(tables)} together in one answer "
             "with a share, a difference or a per-period figure; ask for each measure alone."
         )
-    parts = [
-        replace(
-            spec,
-            measures=[m for m in spec.measures if m.table.lower() == table],
-            fact_table=next(m.table for m in spec.measures if m.table.lower() == table),
-            order_desc=None,
-            limit=None,
+    parts = []
+    for table in tables:
+        fact = next(m.table for m in spec.measures if m.table.lower() == table)
+        parts.append(
+            replace(
+                spec,
+                measures=[m for m in spec.measures if m.table.lower() == table],
+                fact_table=fact,
+                group_by=[_own_column(g, fact, catalog) for g in spec.group_by],
+                order_desc=None,
+                limit=None,
+            )
         )
-        for table in tables
-    ]
     names = [exp.to_identifier(c) for c in output_columns(spec)[: -len(spec.measures)]]
     # Joined on each group's key as well as its label: two customers of one name never meet.
     keys = [n.name for n in names] + [_key_alias(g) for g in spec.group_by if g.key]
@@ -181,6 +184,17 @@ def _parsed_select(sql: str) -> exp.Select:
         raise Unbuildable(f"I built something other than one SELECT: {sql}")
     select.set("order", None)  # the parts' own order means nothing once joined
     return select
+
+
+def _own_column(group: GroupBy, table: str, catalog: Catalog) -> GroupBy:
+    """The grouping read on `table`'s own column of the same name, when it has one ("bakers
+    and episodes per series": each table's `series`), so each part is grouped where its rows
+    are, with no join between tables that share the grouping but no key."""
+    info = catalog.table(table)
+    own = info.column(group.column) if info is not None and group.column else None
+    if own is None or group.table.lower() == table.lower() or group.key or group.grain:
+        return group
+    return replace(group, table=info.name if info is not None else table, column=own.name)
 
 
 def _key_alias(group: GroupBy) -> str:
