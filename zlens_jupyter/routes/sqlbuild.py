@@ -102,16 +102,19 @@ def _measures_apart(
 
 def _each_row_once(
     measures: list[exp.Expr], table: str, tables: list[str], catalog: Catalog
-) -> list[exp.Expr]:
-    """The measures of `table`, each of its rows taken once however the joins repeat it.
+) -> tuple[list[exp.Expr], exp.Column | None]:
+    """The measures of `table`, each of its rows taken once however the joins repeat it; and
+    the key to take them over distinct rows by (`_bridged`) when a count cannot do it.
 
     Grouping orders by product category joins each order to its lines: an order of three
     lines comes three times. A count of orders is then a count of their distinct keys; a
     minimum, a maximum or a distinct count is the same either way; a sum or an average is
-    not (the order's amount three times), and is not built: asked instead (`Unbuildable`)."""
+    taken over each order once per category it has a line in (the key returned). With no
+    key to tell the rows apart, it is not built: asked instead (`Unbuildable`)."""
     repeated_by, key = _repeating_join(table, tables, catalog)
     if repeated_by is None:
-        return measures
+        return measures, None
+    bridge = None
     out = []
     for measure in measures:
         rewritten = measure.copy()
@@ -134,6 +137,9 @@ def _each_row_once(
                     )
                 node.replace(exp.Count(this=exp.Distinct(expressions=[once])))
                 continue
+            if key is not None:
+                bridge = key
+                continue
             what = node.sql(dialect="duckdb")
             raise Unbuildable(
                 f"Grouped or filtered through {repeated_by}, each {table} row comes once for "
@@ -142,7 +148,31 @@ def _each_row_once(
                 f"{table} instead."
             )
         out.append(rewritten)
-    return out
+    return out, bridge
+
+
+def _bridged(
+    table: str,
+    key: exp.Column,
+    rows: exp.Select,
+    dims: list[exp.Expr],
+) -> exp.Select:
+    """`table`'s measures over each of its rows once per group: the joined rows (`rows`,
+    its grouping, joins and filters) narrowed to distinct (key, group) pairs, `table` joined
+    to those by its key, then grouped. "average order value by category": each order once
+    in each category it has a line in, never once per line."""
+    aliases = [d.alias for d in dims]
+    pairs = rows.select(exp.alias_(key.copy(), _ROW_KEY), *dims, append=False).distinct()
+    on = exp.EQ(this=key.copy(), expression=exp.column(_ROW_KEY, table="rows_once"))
+    return (
+        exp.select(*[exp.alias_(exp.column(a, table="rows_once"), a) for a in aliases])
+        .from_(exp.to_table(table))
+        .join(pairs.subquery("rows_once"), on=on)
+        .group_by(*[exp.column(a, table="rows_once") for a in aliases])
+    )
+
+
+_ROW_KEY = "zlens_row_key"
 
 
 def _repeating_join(
@@ -292,14 +322,22 @@ def _one_select(
         ]
     if spec.listing:  # the table's own rows, whatever its filters had to join
         measures = [exp.Column(this=exp.Star(), table=exp.to_identifier(fact))]
-    elif spec.measures:
-        measures = _each_row_once(measures, spec.measures[0].table, tables, catalog)
+    bridge = None
+    if not spec.listing and spec.measures:
+        measures, bridge = _each_row_once(measures, spec.measures[0].table, tables, catalog)
     query = exp.select(*dims, *measures).from_(exp.to_table(fact))
     for join_table, condition in _joins(fact, tables, catalog):
         query = query.join(exp.to_table(join_table), on=condition)
     if where:
         query = query.where(exp.and_(*where))
-    if group_exprs or periods:
+    if bridge is not None:
+        if periods or spec.group_rows is not None or spec.groups_counted:
+            raise Unbuildable(
+                f"Each {spec.measures[0].table} row would come once for each row joined to "
+                "it; ask for the figure without a per-period or per-group condition."
+            )
+        query = _bridged(spec.measures[0].table, bridge, query, dims).select(*measures, copy=False)
+    elif group_exprs or periods:
         query = query.group_by(*group_exprs, *periods)
     if spec.group_rows is not None and group_exprs:
         # "movies with at least 100 ratings": the groups kept by their row count
