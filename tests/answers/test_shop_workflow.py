@@ -408,3 +408,23 @@ def test_two_groupings_in_a_row_are_two_not_one_phrase(shop):
     assert "customer_name" in run.result["columns"]
     # Said as one phrase, it is the segment of each customer: the block answers.
     assert shop.ask("revenue per customer segment").trust_state is TrustState.CERTIFIED
+
+
+def test_top_with_no_number_ranks_every_group(shop):
+    """ "top products by revenue in 2025" stopped at "I can't group by 'revenue' here": with
+    no N, "top" and "bottom" rank every group, and no N is made up."""
+    run = shop.ask("top products by revenue in 2025")
+    assert run.trust_state is TrustState.GROUNDED
+    assert run.result["columns"] == ["product_name", "revenue"]
+    assert run.result["row_count"] == 500 and "highest first" in run.answer
+    truth = _truth(
+        "SELECT p.name, SUM(oi.quantity * oi.unit_price * (1 - oi.discount)) FROM order_items oi "
+        "JOIN orders o USING (order_id) JOIN products p USING (product_id) "
+        "WHERE o.order_date >= DATE '2025-01-01' AND o.order_date < DATE '2026-01-01' "
+        "GROUP BY p.product_id, p.name ORDER BY 2 DESC LIMIT 1"
+    )
+    top = run.result["rows"][0]
+    assert {top[0]: (round(float(top[1]), 2),)} == {k: (round(v[0], 2),) for k, v in truth.items()}
+    lowest = shop.ask("bottom regions by orders")
+    counts = [row[1] for row in lowest.result["rows"]]
+    assert counts == sorted(counts) and "lowest first" in lowest.answer

@@ -101,7 +101,7 @@ def read_frame(question: str) -> QuestionFrame:
         following = to_number(tokens[at + 1]) if at + 1 < len(tokens) else None
         if isinstance(following, int) and following > 0:
             limit, desc, after_top = following, superlative, at + 2
-    if limit is not None:
+    if limit is not None or after_top is not None:  # "top 5 products", "top products"
         frame.limit, frame.descending, frame.ranked = limit, desc, True
         frame.groupings += _phrases(tokens[after_top : after_top + 1]) if after_top else []
     elif superlative is not None:

@@ -189,6 +189,17 @@ def find_top_n(tokens: list[str], taken: set[int]) -> tuple[int | None, bool | N
         ):
             taken.add(i + 1)
             return n, None, i + 2 if noun_first else None
+    for i, tok in enumerate(tokens[:-1]):
+        # "top products by revenue": a ranking with no N, so every product, in that order
+        # (no N is made up); never "top speed", a thing and not a ranking of things.
+        if (
+            tok in ("top", "bottom")
+            and i not in taken
+            and to_number(tokens[i + 1]) is None
+            and is_plural(tokens[i + 1])
+        ):
+            taken.add(i)
+            return None, tok == "top", i + 1
     return None, None, None
 
 
