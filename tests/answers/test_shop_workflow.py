@@ -340,6 +340,15 @@ def test_rows_repeated_by_a_join_are_counted_once(shop):
     assert _answered(run) == truth
     # Joins that repeat nothing are left as they were: orders by segment is a plain count.
     assert "DISTINCT" not in shop.ask("how many orders by segment").sql
+    # A count of rows the question never named ("the most returns") is of the rows matched,
+    # as joined: each returned line, not each product.
+    returns = shop.ask("which category has the most returns")
+    lines = _truth(
+        "SELECT p.category, COUNT(*) FROM order_items oi JOIN orders o USING (order_id) "
+        "JOIN products p USING (product_id) WHERE o.status = 'returned' "
+        "GROUP BY 1 ORDER BY 2 DESC LIMIT 1"
+    )
+    assert _answered(returns) == lines
     # A sum or an average is taken over each order once per category it has a line in,
     # never with each order's amount weighted by its lines (Electronics: 740.19, not 807.24).
     averaged = shop.ask("average order value by category")

@@ -101,7 +101,11 @@ def _measures_apart(
 
 
 def _each_row_once(
-    measures: list[exp.Expr], table: str, tables: list[str], catalog: Catalog
+    measures: list[exp.Expr],
+    table: str,
+    tables: list[str],
+    catalog: Catalog,
+    joined_rows: list[bool],
 ) -> tuple[list[exp.Expr], exp.Column | None]:
     """The measures of `table`, each of its rows taken once however the joins repeat it; and
     the key to take them over distinct rows by (`_bridged`) when a count cannot do it.
@@ -110,16 +114,22 @@ def _each_row_once(
     lines comes three times. A count of orders is then a count of their distinct keys; a
     minimum, a maximum or a distinct count is the same either way; a sum or an average is
     taken over each order once per category it has a line in (the key returned). With no
-    key to tell the rows apart, it is not built: asked instead (`Unbuildable`)."""
+    key to tell the rows apart, it is not built: asked instead (`Unbuildable`).
+
+    `joined_rows[i]`: measure i counts rows the question never named ("which category has
+    the most returns": the records it matches, each returned line), not the things of
+    `table`: its count stays a count of the joined rows."""
     repeated_by, key = _repeating_join(table, tables, catalog)
     if repeated_by is None:
         return measures, None
     bridge = None
     out = []
-    for measure in measures:
+    for measure, records in zip(measures, joined_rows, strict=True):
         rewritten = measure.copy()
         for node in list(rewritten.find_all(exp.AggFunc)):
             if isinstance(node, exp.Min | exp.Max) or isinstance(node.this, exp.Distinct):
+                continue
+            if records and isinstance(node, exp.Count):
                 continue
             if isinstance(node, exp.Count) and key is not None:
                 counted = node.this
@@ -324,7 +334,11 @@ def _one_select(
         measures = [exp.Column(this=exp.Star(), table=exp.to_identifier(fact))]
     bridge = None
     if not spec.listing and spec.measures:
-        measures, bridge = _each_row_once(measures, spec.measures[0].table, tables, catalog)
+        # An unnamed count ("the most returns") is of the rows matched, as joined.
+        unnamed = [m.target is None and m.alias == "row_count" for m in spec.measures]
+        measures, bridge = _each_row_once(
+            measures, spec.measures[0].table, tables, catalog, unnamed
+        )
     query = exp.select(*dims, *measures).from_(exp.to_table(fact))
     for join_table, condition in _joins(fact, tables, catalog):
         query = query.join(exp.to_table(join_table), on=condition)
