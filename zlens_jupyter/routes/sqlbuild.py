@@ -166,19 +166,22 @@ def _bridged(
     key: exp.Column,
     rows: exp.Select,
     dims: list[exp.Expr],
+    hidden: list[exp.Expr],
 ) -> exp.Select:
     """`table`'s measures over each of its rows once per group: the joined rows (`rows`,
     its grouping, joins and filters) narrowed to distinct (key, group) pairs, `table` joined
     to those by its key, then grouped. "average order value by category": each order once
-    in each category it has a line in, never once per line."""
-    aliases = [d.alias for d in dims]
-    pairs = rows.select(exp.alias_(key.copy(), _ROW_KEY), *dims, append=False).distinct()
+    in each category it has a line in, never once per line. `hidden` are grouped by but not
+    shown (the keys telling namesakes apart)."""
+    shown = [d.alias for d in dims]
+    grouped = shown + [h.alias for h in hidden]
+    pairs = rows.select(exp.alias_(key.copy(), _ROW_KEY), *dims, *hidden, append=False)
     on = exp.EQ(this=key.copy(), expression=exp.column(_ROW_KEY, table="rows_once"))
     return (
-        exp.select(*[exp.alias_(exp.column(a, table="rows_once"), a) for a in aliases])
+        exp.select(*[exp.alias_(exp.column(a, table="rows_once"), a) for a in shown])
         .from_(exp.to_table(table))
-        .join(pairs.subquery("rows_once"), on=on)
-        .group_by(*[exp.column(a, table="rows_once") for a in aliases])
+        .join(pairs.distinct().subquery("rows_once"), on=on)
+        .group_by(*[exp.column(a, table="rows_once") for a in grouped])
     )
 
 
@@ -250,6 +253,7 @@ def _one_select(
     fact = spec.fact_table
     tables: list[str] = [fact]
     dims: list[exp.Expr] = []
+    hidden: list[exp.Expr] = []  # grouped by, never shown: the keys of groups said by name
     group_exprs: list[exp.Expr] = []
     where: list[exp.Expr] = []
     time = _time_source(spec, catalog, semantic)
@@ -262,8 +266,7 @@ def _one_select(
         if group.key:  # namesakes stay apart; the key is shown only to join parts on it
             key = _named(group.key, group.table, catalog)
             group_exprs.append(key)
-            if keys_shown:
-                dims.append(exp.alias_(key.copy(), _key_alias(group)))
+            (dims if keys_shown else hidden).append(exp.alias_(key.copy(), _key_alias(group)))
         if (spec.limit is not None or group.named) and not group.is_time:
             # "the five most common cat names": the pets with no name have none, so a
             # ranking never shows NULL as a winner (a breakdown keeps it)
@@ -345,12 +348,18 @@ def _one_select(
     if where:
         query = query.where(exp.and_(*where))
     if bridge is not None:
-        if periods or spec.group_rows is not None or spec.groups_counted:
+        # A share's or a difference's filters may read joined tables the outer query no
+        # longer has: asked, as a per-period or per-group condition is.
+        conditioned = spec.share_of or spec.difference_of or spec.share_of_period
+        if periods or spec.group_rows is not None or spec.groups_counted or conditioned:
             raise Unbuildable(
                 f"Each {spec.measures[0].table} row would come once for each row joined to "
-                "it; ask for the figure without a per-period or per-group condition."
+                "it; ask for the figure without a share, a difference, or a per-period or "
+                "per-group condition."
             )
-        query = _bridged(spec.measures[0].table, bridge, query, dims).select(*measures, copy=False)
+        query = _bridged(spec.measures[0].table, bridge, query, dims, hidden).select(
+            *measures, copy=False
+        )
     elif group_exprs or periods:
         query = query.group_by(*group_exprs, *periods)
     if spec.group_rows is not None and group_exprs:
